@@ -1,0 +1,16 @@
+//! Pigeon: correspondence play of four chess variants in chat.
+//!
+//! People challenge a friend in a Discord channel or Matrix room, play slow games (days per
+//! move), and after every turn the bot posts a picture of the board. The games are Chak, Shakti,
+//! Chad and Chesscala.
+//!
+//! # Layout
+//!
+//! - [`rules`]: the pure rules core. One position type per game behind the
+//!   [`rules::Position`] trait, the game registry, outcomes, move errors and game records.
+//! - [`cli`]: the command-line tools built on the rules core (`moves`, `perft`, `play`).
+//!
+//! See `ARCHITECTURE.md` for how the layers depend on each other.
+
+pub mod cli;
+pub mod rules;

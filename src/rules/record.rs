@@ -1,0 +1,175 @@
+//! A game as its start position plus the moves played: the part of the rules that needs
+//! history (threefold repetition) and the product's ends (resignation, agreement, timeout).
+
+use std::collections::HashMap;
+
+use super::{EndReason, MoveError, Outcome, VariantMove, VariantPosition};
+
+/// One move as it was played.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Played {
+    /// The move itself.
+    pub mv: VariantMove,
+    /// The move in the interchange notation, as stored.
+    pub text: String,
+    /// The move in the display notation, for move lists.
+    pub display: String,
+}
+
+/// A replayed game did not replay: the stored record is inconsistent.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, thiserror::Error)]
+#[error("move {ply} ({text}) of the stored game does not replay: {error}")]
+pub struct RecordError {
+    /// The one-based ply of the move that failed.
+    pub ply: usize,
+    /// The stored move text.
+    pub text: String,
+    /// Why it failed.
+    pub error: MoveError,
+}
+
+/// A game in progress or finished: start position, moves, current position, outcome.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Record {
+    start: VariantPosition,
+    position: VariantPosition,
+    moves: Vec<Played>,
+    seen: HashMap<String, u32>,
+    outcome: Option<Outcome>,
+}
+
+impl Record {
+    /// A game starting from `start`.
+    #[must_use]
+    pub fn new(start: VariantPosition) -> Record {
+        let mut record = Record {
+            position: start.clone(),
+            start,
+            moves: Vec::new(),
+            seen: HashMap::new(),
+            outcome: None,
+        };
+        record.settle();
+        record
+    }
+
+    /// Rebuilds a game from its start position and its moves in interchange notation.
+    ///
+    /// # Errors
+    /// [`RecordError`] naming the first move that does not replay.
+    pub fn replay<S: AsRef<str>>(
+        start: VariantPosition,
+        moves: &[S],
+    ) -> Result<Record, RecordError> {
+        let mut record = Record::new(start);
+        for (index, text) in moves.iter().enumerate() {
+            let text = text.as_ref();
+            record.play(text).map_err(|error| RecordError {
+                ply: index + 1,
+                text: text.to_owned(),
+                error,
+            })?;
+        }
+        Ok(record)
+    }
+
+    /// The start position.
+    #[must_use]
+    pub fn start(&self) -> &VariantPosition {
+        &self.start
+    }
+
+    /// The current position.
+    #[must_use]
+    pub fn position(&self) -> &VariantPosition {
+        &self.position
+    }
+
+    /// The moves played so far.
+    #[must_use]
+    pub fn moves(&self) -> &[Played] {
+        &self.moves
+    }
+
+    /// How the game ended, or `None` while it goes on.
+    #[must_use]
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// The draw the player to move may claim now, if any (Chak's fifty-move rule).
+    #[must_use]
+    pub fn draw_claim(&self) -> Option<EndReason> {
+        if self.outcome.is_some() {
+            None
+        } else {
+            self.position.draw_claim()
+        }
+    }
+
+    /// Reads and plays one move in any notation the game accepts.
+    ///
+    /// # Errors
+    /// [`MoveError`] when the game is over or the move is unreadable, illegal or ambiguous;
+    /// the record is then unchanged.
+    pub fn play(&mut self, text: &str) -> Result<&Played, MoveError> {
+        if self.outcome.is_some() {
+            return Err(MoveError::GameOver);
+        }
+        let mv = self.position.parse_move(text)?;
+        Ok(self.play_legal(mv))
+    }
+
+    /// Plays a move taken from the current position's legal moves.
+    fn play_legal(&mut self, mv: VariantMove) -> &Played {
+        let played = Played {
+            text: self.position.move_text(&mv),
+            display: self.position.display_move(&mv),
+            mv,
+        };
+        self.position = self.position.play(&played.mv);
+        self.moves.push(played);
+        self.settle();
+        self.moves.last().expect("a move was just pushed")
+    }
+
+    /// The pass the player to move must play, when passing is their only legal move.
+    #[must_use]
+    pub fn forced_pass(&self) -> Option<VariantMove> {
+        if self.outcome.is_some() {
+            return None;
+        }
+        match self.position.legal_moves().as_slice() {
+            [only] if self.position.is_pass(only) => Some(only.clone()),
+            _ => None,
+        }
+    }
+
+    /// Plays the forced pass, if there is one, and returns it.
+    pub fn play_forced_pass(&mut self) -> Option<&Played> {
+        let pass = self.forced_pass()?;
+        Some(self.play_legal(pass))
+    }
+
+    /// Ends the game by something outside the board: resignation, agreement, a claim, timeout.
+    /// Does nothing when the game is already over.
+    pub fn finish(&mut self, outcome: Outcome) {
+        if self.outcome.is_none() {
+            self.outcome = Some(outcome);
+        }
+    }
+
+    /// Counts the new current position and decides whether the game ended with it. A loss on
+    /// the board takes precedence over a repetition (Chak K8).
+    fn settle(&mut self) {
+        let repeated = self.position.repetition_key().is_some_and(|key| {
+            let count = self.seen.entry(key).or_insert(0);
+            *count += 1;
+            *count >= 3
+        });
+        self.outcome = self
+            .position
+            .outcome()
+            .or_else(|| repeated.then_some(Outcome::draw(EndReason::Repetition)));
+    }
+}

@@ -1,0 +1,145 @@
+//! The game registry: stable keys, display names, aliases and one-line summaries.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::Color;
+
+/// One of the games Pigeon plays. The set is closed; [`Variant::key`] is stored in databases and
+/// never renamed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Variant {
+    /// Chak (Couch Tomato, 2021): 9x9, Maya theme.
+    Chak,
+}
+
+/// What the registry knows about one game.
+struct Entry {
+    variant: Variant,
+    key: &'static str,
+    name: &'static str,
+    aliases: &'static [&'static str],
+    summary: &'static str,
+    sides: [&'static str; 2],
+}
+
+const REGISTRY: &[Entry] = &[Entry {
+    variant: Variant::Chak,
+    key: "chak",
+    name: "Chak",
+    aliases: &["chak", "maya", "mayan chess"],
+    summary: "9x9 Maya chess: cross the river to promote, and mate by checkmate or by bringing \
+              your divine king to the enemy altar.",
+    sides: ["White", "Green"],
+}];
+
+impl Variant {
+    /// Every game, in registry order.
+    pub const ALL: [Variant; 1] = [Variant::Chak];
+
+    fn entry(self) -> &'static Entry {
+        REGISTRY
+            .iter()
+            .find(|entry| entry.variant == self)
+            .expect("every variant has a registry entry (checked by a test)")
+    }
+
+    /// The stable lowercase key stored in the database (`chak`, ...).
+    #[must_use]
+    pub fn key(self) -> &'static str {
+        self.entry().key
+    }
+
+    /// The display name (`Chak`, ...).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        self.entry().name
+    }
+
+    /// The names a player may type for this game besides the key, lowercase.
+    #[must_use]
+    pub fn aliases(self) -> &'static [&'static str] {
+        self.entry().aliases
+    }
+
+    /// A one-line summary of the game for help texts.
+    #[must_use]
+    pub fn summary(self) -> &'static str {
+        self.entry().summary
+    }
+
+    /// What the game calls a side (Chak's second side is Green).
+    #[must_use]
+    pub fn side_name(self, color: Color) -> &'static str {
+        self.entry().sides[color.index()]
+    }
+
+    /// Finds a game by key, name or alias, ignoring case and surrounding space.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Variant> {
+        let name = name.trim();
+        REGISTRY
+            .iter()
+            .find(|entry| {
+                entry.key.eq_ignore_ascii_case(name)
+                    || entry.name.eq_ignore_ascii_case(name)
+                    || entry
+                        .aliases
+                        .iter()
+                        .any(|alias| alias.eq_ignore_ascii_case(name))
+            })
+            .map(|entry| entry.variant)
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A game name that matches no game.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, thiserror::Error)]
+#[error("I don't know a game called \"{0}\". I play {games}.", games = known_games())]
+pub struct UnknownVariant(pub String);
+
+fn known_games() -> String {
+    let names: Vec<String> = Variant::ALL.iter().map(|v| v.name().to_owned()).collect();
+    super::list_or(&names).replacen(" or ", " and ", 1)
+}
+
+impl FromStr for Variant {
+    type Err = UnknownVariant;
+
+    fn from_str(s: &str) -> Result<Variant, UnknownVariant> {
+        Variant::from_name(s).ok_or_else(|| UnknownVariant(s.trim().to_owned()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_variant_has_one_entry_with_a_unique_key() {
+        for variant in Variant::ALL {
+            assert_eq!(REGISTRY.iter().filter(|e| e.variant == variant).count(), 1);
+            assert_eq!(Variant::from_name(variant.key()), Some(variant));
+            assert_eq!(
+                Variant::from_name(&variant.name().to_uppercase()),
+                Some(variant)
+            );
+            for alias in variant.aliases() {
+                assert_eq!(Variant::from_name(alias), Some(variant), "alias {alias}");
+            }
+        }
+        assert_eq!(REGISTRY.len(), Variant::ALL.len());
+    }
+
+    #[test]
+    fn unknown_names_are_reported_with_the_known_games() {
+        let err = "checkers".parse::<Variant>().unwrap_err();
+        assert!(err.to_string().contains("checkers"));
+        assert!(err.to_string().contains("Chak"));
+    }
+}

@@ -1,0 +1,17 @@
+//! Helpers shared by the integration tests.
+
+use std::path::PathBuf;
+
+/// The path of a file in `tests/data/`.
+pub fn data_path(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("data")
+        .join(name)
+}
+
+/// The text of a file in `tests/data/`.
+pub fn read_data(name: &str) -> String {
+    let path = data_path(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
+}
