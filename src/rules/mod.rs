@@ -18,6 +18,7 @@ use std::hash::Hash;
 
 pub use record::{Played, Record, RecordError};
 pub use registry::{UnknownVariant, Variant};
+pub use square::Coord;
 
 use chak::Chak;
 
@@ -215,6 +216,60 @@ pub enum PositionError {
     Invalid(String),
 }
 
+/// What stands on the squares of a board, for drawing it. Games differ in what a square can
+/// hold: Shakti squares may be holes, Chesscala squares hold stacks of up to four pieces.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct BoardView {
+    /// Number of files (columns).
+    pub files: u8,
+    /// Number of ranks (rows).
+    pub ranks: u8,
+    /// The squares rank by rank from a1: index `rank * files + file`.
+    pub cells: Vec<Cell>,
+}
+
+impl BoardView {
+    /// The cell at `coord`.
+    #[must_use]
+    pub fn cell(&self, coord: Coord) -> &Cell {
+        &self.cells[usize::from(coord.rank) * usize::from(self.files) + usize::from(coord.file)]
+    }
+}
+
+/// One square of a [`BoardView`].
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Cell {
+    /// No square here (a removed Shakti tile or an untiled corner).
+    Hole,
+    /// An empty square.
+    Empty,
+    /// One piece, or a Chesscala stack of up to four, in the order of the position text.
+    Pieces(Vec<PieceView>),
+}
+
+/// A piece as a picture needs it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PieceView {
+    /// Whose piece it is.
+    pub color: Color,
+    /// The piece's upper-case letter in the game's position text; promoted pieces have their
+    /// own letters (Chak `W` and `D`, Chad `Q`, Chesscala `M`).
+    pub letter: char,
+}
+
+/// The squares a move touched, for highlighting the last move.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct MoveMarks {
+    /// Where pieces left from.
+    pub from: Vec<Coord>,
+    /// Where pieces arrived (for a sowing, every square a piece dropped on).
+    pub to: Vec<Coord>,
+    /// Where a piece was captured.
+    pub captures: Vec<Coord>,
+    /// Shakti: tiles removed by the move.
+    pub removed: Vec<Coord>,
+}
+
 /// One game's rules, implemented by one position type per game.
 ///
 /// A position holds everything the rules need to list legal moves and decide the end of the game
@@ -250,6 +305,15 @@ pub trait Position: Clone + fmt::Debug + Eq + Hash + Sized {
 
     /// Whether the side to move is in check.
     fn in_check(&self) -> bool;
+
+    /// The squares of the kings that are in check now, for highlighting.
+    fn checked_kings(&self) -> Vec<Coord>;
+
+    /// What stands on each square, for drawing the board.
+    fn board_view(&self) -> BoardView;
+
+    /// The squares `mv` (a legal move of this position) touches, for highlighting it.
+    fn move_marks(&self, mv: &Self::Move) -> MoveMarks;
 
     /// The end of the game as decided by this position alone, if it has ended.
     fn outcome(&self) -> Option<Outcome>;
@@ -364,6 +428,22 @@ macro_rules! games {
                 }
             }
 
+            /// The squares of the kings in check.
+            #[must_use]
+            pub fn checked_kings(&self) -> Vec<Coord> {
+                match self {
+                    $(VariantPosition::$name(p) => p.checked_kings(),)+
+                }
+            }
+
+            /// What stands on each square.
+            #[must_use]
+            pub fn board_view(&self) -> BoardView {
+                match self {
+                    $(VariantPosition::$name(p) => p.board_view(),)+
+                }
+            }
+
             /// The end of the game as decided by the position alone.
             #[must_use]
             pub fn outcome(&self) -> Option<Outcome> {
@@ -455,6 +535,19 @@ macro_rules! games {
                     $((VariantPosition::$name(p), VariantMove::$name(m)) => p.display_move(m),)+
                     #[allow(unreachable_patterns)]
                     _ => panic!("a {} move shown in a {} game", mv.variant(), self.variant()),
+                }
+            }
+
+            /// The squares `mv` touches.
+            ///
+            /// # Panics
+            /// When `mv` belongs to another game, as [`VariantPosition::play`].
+            #[must_use]
+            pub fn move_marks(&self, mv: &VariantMove) -> MoveMarks {
+                match (self, mv) {
+                    $((VariantPosition::$name(p), VariantMove::$name(m)) => p.move_marks(m),)+
+                    #[allow(unreachable_patterns)]
+                    _ => panic!("a {} move marked in a {} game", mv.variant(), self.variant()),
                 }
             }
 

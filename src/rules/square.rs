@@ -73,3 +73,26 @@ mod tests {
         assert_eq!(parse("", 9, 9), None);
     }
 }
+
+/// A square by zero-based file and rank, for code that works on every board (pictures).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Coord {
+    /// Zero-based file: 0 is `a`.
+    pub file: u8,
+    /// Zero-based rank: 0 is rank 1.
+    pub rank: u8,
+}
+
+impl Coord {
+    /// The square at `file` and `rank`.
+    #[must_use]
+    pub const fn new(file: u8, rank: u8) -> Coord {
+        Coord { file, rank }
+    }
+
+    /// The square's name, such as `e4`.
+    #[must_use]
+    pub fn name(self) -> String {
+        name(self.file, self.rank)
+    }
+}

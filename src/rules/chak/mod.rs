@@ -1,6 +1,8 @@
 //! PLACEHOLDER on the base branch only: the real Chak module is being written on main.
 #![allow(clippy::todo, missing_docs)]
-use super::{Color, MoveError, Outcome, Position, PositionError, Variant};
+use super::{
+    BoardView, Color, Coord, MoveError, MoveMarks, Outcome, Position, PositionError, Variant,
+};
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Chak;
