@@ -31,6 +31,15 @@ impl Position for Chak {
     fn in_check(&self) -> bool {
         todo!()
     }
+    fn checked_kings(&self) -> Vec<Coord> {
+        todo!()
+    }
+    fn board_view(&self) -> BoardView {
+        todo!()
+    }
+    fn move_marks(&self, _: &u32) -> MoveMarks {
+        todo!()
+    }
     fn outcome(&self) -> Option<Outcome> {
         todo!()
     }
