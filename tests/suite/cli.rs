@@ -51,6 +51,18 @@ fn moves_reads_positions_from_stdin_one_line_each() {
 }
 
 #[test]
+fn moves_keeps_one_line_per_input_line_when_one_is_unreadable() {
+    let output = pigeon(&["moves", "chak"], "start\nnot a position\nstart\n");
+    assert!(!output.status.success());
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[1], "");
+    assert_eq!(lines[0], lines[2]);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("line 2"));
+}
+
+#[test]
 fn perft_prints_the_count_last_and_divides_sorted() {
     let output = pigeon(&["perft", "chak", "2"], "");
     assert_eq!(stdout(&output).trim_end(), "1092");

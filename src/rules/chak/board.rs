@@ -514,7 +514,7 @@ pub fn generate(board: &Board, us: Color, royal: usize, list: &mut MoveList) {
                         continue;
                     };
                     slide(board, them, &squares[screen + 1..], |to| {
-                        add(from, to, kind)
+                        add(from, to, kind);
                     });
                 }
             }
