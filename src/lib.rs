@@ -8,9 +8,17 @@
 //!
 //! - [`rules`]: the pure rules core. One position type per game behind the
 //!   [`rules::Position`] trait, the game registry, outcomes, move errors and game records.
+//! - [`store`]: the SQLite game database (the only module with SQL).
+//! - [`service`]: the use cases of correspondence play, independent of any chat platform.
+//! - [`adapters`]: thin translations between chat platforms and [`chat`] (the console).
+//! - [`chat`]: the command grammar, help and replies, the same on every platform.
 //! - [`cli`]: the command-line tools built on the rules core (`moves`, `perft`, `play`).
 //!
 //! See `ARCHITECTURE.md` for how the layers depend on each other.
 
+pub mod adapters;
+pub mod chat;
 pub mod cli;
 pub mod rules;
+pub mod service;
+pub mod store;

@@ -1,11 +1,17 @@
 //! The `pigeon` command: the chat bots and the command-line tools.
 
 use std::io::{self, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
+use pigeon::adapters::console;
 use pigeon::cli;
 use pigeon::rules::Variant;
+use pigeon::service::{Service, SystemClock};
+use pigeon::store::Store;
+use tracing_subscriber::EnvFilter;
 
 /// Pigeon plays Chak, Shakti, Chad and Chesscala by correspondence in chat.
 #[derive(Debug, Parser)]
@@ -17,6 +23,19 @@ struct Args {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Play in the terminal: each line is `name: text`, as if user `name` wrote `text` in a
+    /// channel (`#channel name: text` for another channel).
+    Console {
+        /// The game database (created on first start).
+        #[arg(long, env = "PIGEON_DB", default_value = "pigeon.db")]
+        db: PathBuf,
+        /// Where board pictures are written.
+        #[arg(long, default_value = "boards")]
+        out: PathBuf,
+        /// Read the lines from this file instead of the terminal.
+        #[arg(long)]
+        script: Option<PathBuf>,
+    },
     /// Print the legal moves of a position, sorted, separated by ", ". Without POSITION, read
     /// positions from standard input, one per line, and print one line for each.
     Moves {
@@ -50,9 +69,14 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    let _ = dotenvy::dotenv();
     let args = Args::parse();
+    if let Command::Console { db, out, script } = args.command {
+        return run_async(console_main(db, out, script));
+    }
     let stdout = io::stdout();
     let result = match args.command {
+        Command::Console { .. } => Ok(()),
         Command::Moves { game, position } => {
             cli::moves(game, position.as_deref(), io::stdin().lock(), stdout.lock())
         }
@@ -76,4 +100,68 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Logs go to stderr, filtered by `RUST_LOG` (default: `default`).
+fn init_logs(default: &str) {
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(io::stderr)
+        .init();
+}
+
+fn run_async(task: impl Future<Output = RunResult>) -> ExitCode {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("cannot start the async runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(task) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("{error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The end of a long-running command: an error is text for the terminal.
+type RunResult = Result<(), String>;
+
+async fn console_main(db: PathBuf, out: PathBuf, script: Option<PathBuf>) -> RunResult {
+    init_logs("warn");
+    let store = Store::open(&db)
+        .await
+        .map_err(|e| format!("{}: {e}", db.display()))?;
+    let service = Service::new(store.clone(), Arc::new(SystemClock));
+    let stdout = tokio::io::stdout();
+    let result = match script {
+        Some(path) => {
+            let file = tokio::fs::File::open(&path)
+                .await
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            console::run(&service, tokio::io::BufReader::new(file), stdout, &out).await
+        }
+        None => {
+            eprintln!(
+                "Pigeon console on {}. Type lines like `alice: challenge @bob chak`; Ctrl-D ends.",
+                db.display()
+            );
+            console::run(
+                &service,
+                tokio::io::BufReader::new(tokio::io::stdin()),
+                stdout,
+                &out,
+            )
+            .await
+        }
+    };
+    store.close().await;
+    result.map_err(|e| e.to_string())
 }

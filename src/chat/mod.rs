@@ -1,0 +1,440 @@
+//! The chat layer: one command grammar for every platform, and the replies to each command.
+//!
+//! Adapters hand over an [`Incoming`] message and send back the [`Reply`]s that [`handle`]
+//! returns. Whether a message is addressed to the bot (a prefix, a slash command, the console)
+//! decides how much is answered: a message not addressed to the bot is only looked at as a
+//! bare move, and ignored quietly when it is none.
+
+pub mod command;
+mod reply;
+mod text;
+
+use crate::rules::{MoveError, Variant};
+use crate::service::{
+    ChallengeSummary, ColorChoice, DrawAction, DrawDone, GameState, MoveDone, Notice, Place, Scope,
+    Service, ServiceError, User, clock,
+};
+
+pub use command::{COMMANDS, Command, Spec, UsageError, help};
+pub use reply::{Part, Picture, Reply};
+
+/// Longer messages are not read at all.
+pub const MAX_MESSAGE: usize = 2000;
+
+/// A chat message for the bot.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Incoming {
+    /// Where it was written.
+    pub place: Place,
+    /// Who wrote it.
+    pub user: User,
+    /// The text, without any command prefix.
+    pub text: String,
+    /// The platform's id of the message, to act on a duplicate delivery only once.
+    pub event_id: Option<String>,
+    /// Whether it was addressed to the bot (prefix, slash command, console).
+    pub addressed: bool,
+    /// The users the message mentions, in order.
+    pub mentions: Vec<User>,
+}
+
+/// Answers one chat message.
+pub async fn handle(service: &Service, incoming: &Incoming) -> Vec<Reply> {
+    if let Some(event) = &incoming.event_id {
+        match service
+            .first_delivery(&incoming.place.platform, event)
+            .await
+        {
+            Ok(true) => {}
+            Ok(false) => return Vec::new(),
+            Err(error) => return vec![Reply::private(error.to_string())],
+        }
+    }
+    let text = incoming.text.trim();
+    if text.len() > MAX_MESSAGE {
+        return if incoming.addressed {
+            vec![Reply::private("That message is too long for me to read.")]
+        } else {
+            Vec::new()
+        };
+    }
+    if text.is_empty() {
+        return if incoming.addressed {
+            vec![Reply::private("Yes? Type `help` to see what I can do.")]
+        } else {
+            Vec::new()
+        };
+    }
+    match command::parse(text) {
+        Some(Ok(command)) => run(service, incoming, command).await,
+        Some(Err(usage)) => vec![Reply::private(usage.to_string())],
+        None => bare_move(service, incoming, text).await,
+    }
+}
+
+/// A message that is no command: a move, if it can only mean one game.
+async fn bare_move(service: &Service, incoming: &Incoming, text: &str) -> Vec<Reply> {
+    let looks_like_move = text.len() <= 40 && text.split_whitespace().count() <= 6;
+    if !incoming.addressed && !looks_like_move {
+        return Vec::new();
+    }
+    let result = service
+        .play(&incoming.place, &incoming.user, None, text)
+        .await;
+    match result {
+        Ok(done) => move_replies(service, &done).await,
+        Err(error) if incoming.addressed => match error {
+            ServiceError::Move {
+                error: MoveError::Syntax { .. },
+                ..
+            }
+            | ServiceError::NoGame
+            | ServiceError::NotYourTurnAnywhere => {
+                let word = text.split_whitespace().next().unwrap_or(text);
+                vec![Reply::private(format!(
+                    "I don't know the command \"{word}\", and it isn't a move in a game of yours \
+                     here. Type `help` for the commands."
+                ))]
+            }
+            other => vec![error_reply(&other)],
+        },
+        // Not addressed to the bot: answer only what clearly was meant as a move.
+        Err(
+            ServiceError::Move {
+                error: MoveError::Syntax { .. },
+                ..
+            }
+            | ServiceError::NoGame
+            | ServiceError::NotYourTurnAnywhere
+            | ServiceError::NotYourTurn { .. },
+        ) => Vec::new(),
+        Err(other) => vec![error_reply(&other)],
+    }
+}
+
+fn error_reply(error: &ServiceError) -> Reply {
+    Reply::private(error.to_string())
+}
+
+async fn run(service: &Service, incoming: &Incoming, command: Command) -> Vec<Reply> {
+    let result = execute(service, incoming, command).await;
+    result.unwrap_or_else(|error| vec![error_reply(&error)])
+}
+
+async fn execute(
+    service: &Service,
+    incoming: &Incoming,
+    command: Command,
+) -> Result<Vec<Reply>, ServiceError> {
+    let (place, user) = (&incoming.place, &incoming.user);
+    let one = |reply: Reply| Ok(vec![reply]);
+    match command {
+        Command::Challenge {
+            variant,
+            days,
+            color,
+        } => {
+            let opponent = incoming.mentions.first();
+            let variant = variant.unwrap_or(Variant::Chak);
+            let challenge = service
+                .challenge(place, user, opponent, variant, days, color)
+                .await?;
+            one(challenge_reply(&challenge))
+        }
+        Command::Accept(id) => {
+            let state = service.accept(place, user, id).await?;
+            one(start_reply(service, &state).await?)
+        }
+        Command::Decline(id) => {
+            let challenge = service.decline(place, user, id).await?;
+            one(Reply::text(format!(
+                "{} declined challenge #{} from {}.",
+                user.name, challenge.id, challenge.challenger.display_name
+            )))
+        }
+        Command::Cancel(id) => {
+            let challenge = service.cancel(place, user, id).await?;
+            one(Reply::text(format!(
+                "Challenge #{} is cancelled.",
+                challenge.id
+            )))
+        }
+        Command::Move { game, text } => {
+            let done = service.play(place, user, game, &text).await?;
+            Ok(move_replies(service, &done).await)
+        }
+        Command::Board(game) => {
+            let state = service.game_for(place, user, game).await?;
+            one(board_reply(service, &state))
+        }
+        Command::Moves { game, square } => {
+            let state = service.game_for(place, user, game).await?;
+            one(Reply::private(text::legal_moves(&state, square.as_deref())))
+        }
+        Command::Resign(game) => {
+            let state = service.resign(place, user, game).await?;
+            one(end_reply(
+                &state,
+                &format!("{} resigned game #{}.", user.name, state.row.id),
+            ))
+        }
+        Command::Draw { game, action } => {
+            let done = service.draw(place, user, game, action).await?;
+            one(draw_reply(service, user, action, &done).await?)
+        }
+        Command::Abort(game) => {
+            let state = service.abort(place, user, game).await?;
+            one(Reply::text(format!(
+                "Game #{} is aborted; it won't count.",
+                state.row.id
+            )))
+        }
+        Command::Rematch(game) => {
+            let challenge = service.rematch(place, user, game).await?;
+            one(challenge_reply(&challenge))
+        }
+        Command::Games(scope) => {
+            let games = service.games(place, user, scope).await?;
+            one(Reply::private(text::game_list(&games, scope)))
+        }
+        Command::Info(game) => {
+            let state = service.game_for(place, user, game).await?;
+            one(Reply::private(text::info(&state, service.now())))
+        }
+        Command::History(game) | Command::Gif(game) => {
+            let state = service.game_for(place, user, game).await?;
+            one(Reply::private(text::history(&state)))
+        }
+        Command::Export(game) => {
+            let state = service.game_for(place, user, game).await?;
+            one(Reply::private(text::export(&state, place)))
+        }
+        Command::Rules(variant) => one(Reply::private(text::rules(variant))),
+        Command::Settings(change) => {
+            let settings = service.settings(user, &change).await?;
+            one(Reply::private(format!(
+                "Turn pings: {}. Board view: {} ({}).",
+                if settings.turn_pings { "on" } else { "off" },
+                settings.viewpoint,
+                match settings.viewpoint.as_str() {
+                    "mover" => "turned to the player to move",
+                    "white" => "always from White's side",
+                    "black" => "always from Black's side",
+                    _ => "from your own side in your games",
+                }
+            )))
+        }
+        Command::Help(topic) => one(Reply::private(help(topic.as_deref()))),
+    }
+}
+
+/// The chat account of a stored player.
+fn user_of(player: &crate::store::PlayerRow) -> User {
+    User::new(&player.platform, &player.platform_id, &player.display_name)
+}
+
+fn challenge_reply(challenge: &ChallengeSummary) -> Reply {
+    let colour = match challenge.color {
+        ColorChoice::White => format!(
+            "{} plays {}",
+            challenge.challenger.display_name,
+            challenge.variant.side_name(crate::rules::Color::White)
+        ),
+        ColorChoice::Black => format!(
+            "{} plays {}",
+            challenge.challenger.display_name,
+            challenge.variant.side_name(crate::rules::Color::Black)
+        ),
+        ColorChoice::Random => String::from("colours drawn at random"),
+    };
+    let terms = format!(
+        "{} ({} day{} per move, {colour})",
+        challenge.variant,
+        challenge.days_per_move,
+        if challenge.days_per_move == 1 {
+            ""
+        } else {
+            "s"
+        }
+    );
+    let expires = clock::format_utc(challenge.expires_at);
+    match &challenge.challenged {
+        Some(challenged) => Reply::text(format!(
+            "Challenge #{}: {} challenges ",
+            challenge.id, challenge.challenger.display_name
+        ))
+        .mention(user_of(challenged))
+        .and(format!(
+            " to {terms}. Reply `accept` to play or `decline`. It stays open until {expires}."
+        )),
+        None => Reply::text(format!(
+            "Challenge #{}: {} is looking for an opponent for {terms}. Anyone here can \
+             `accept {}`. It stays open until {expires}.",
+            challenge.id, challenge.challenger.display_name, challenge.id
+        )),
+    }
+}
+
+async fn start_reply(service: &Service, state: &GameState) -> Result<Reply, ServiceError> {
+    let first = state.player(state.turn());
+    let ping = service.settings_of(first.id).await?.turn_pings;
+    Ok(Reply::text(format!(
+        "Game #{} ({}) starts: {} vs {}. ",
+        state.row.id,
+        state.variant,
+        state.side_label(crate::rules::Color::White),
+        state.side_label(crate::rules::Color::Black)
+    ))
+    .name(user_of(first), ping)
+    .and(format!(
+        ", you move first. You have {} per move.",
+        clock::format_duration(state.row.days_per_move * clock::DAY)
+    ))
+    .with_picture(None))
+}
+
+async fn move_replies(service: &Service, done: &MoveDone) -> Vec<Reply> {
+    let state = &done.state;
+    let mut parts: Vec<String> = Vec::new();
+    let mut played = done.played.iter();
+    if let Some(first) = played.next() {
+        let mover = state.player(done.before.turn());
+        parts.push(format!(
+            "{} played {} in game #{}.",
+            mover.display_name, first.display, state.row.id
+        ));
+    }
+    for _pass in played {
+        let passer = state.player(state.turn().other());
+        parts.push(format!(
+            "{} has no legal move, so I passed for them.",
+            passer.display_name
+        ));
+    }
+    let mut reply = Reply::text(parts.join(" "));
+    if let Some(result) = state.result_text() {
+        reply = reply.and(format!(" Game over: {result}."));
+    } else if let Some(next) = state.to_move() {
+        let ping = service
+            .settings_of(next.id)
+            .await
+            .is_ok_and(|s| s.turn_pings);
+        let deadline = state
+            .row
+            .deadline
+            .map(clock::format_utc)
+            .unwrap_or_default();
+        let check = if state.record.position().in_check() {
+            " (in check)"
+        } else {
+            ""
+        };
+        reply = reply.and(" ").name(user_of(next), ping).and(format!(
+            ", your move{check} as {} (move {}); deadline {deadline}.",
+            state.variant.side_name(state.turn()),
+            state.move_number()
+        ));
+        if let Some(claim) = state.record.draw_claim() {
+            reply = reply.and(format!(
+                " A draw by {} can be claimed with `draw claim`.",
+                claim.describe()
+            ));
+        }
+    }
+    vec![reply.with_picture(None)]
+}
+
+fn board_reply(service: &Service, state: &GameState) -> Reply {
+    Reply::text(text::status_line(state, service.now())).with_picture(None)
+}
+
+fn end_reply(state: &GameState, lead: &str) -> Reply {
+    let result = state.result_text().unwrap_or_default();
+    Reply::text(format!("{lead} {result}."))
+}
+
+async fn draw_reply(
+    service: &Service,
+    user: &User,
+    action: DrawAction,
+    done: &DrawDone,
+) -> Result<Reply, ServiceError> {
+    Ok(match done {
+        DrawDone::Offered(state) => {
+            let me = service.player(user).await?;
+            let color = state.color_of(me.id).unwrap_or(crate::rules::Color::White);
+            let opponent = state.player(color.other());
+            Reply::text(format!(
+                "{} offers a draw in game #{}. ",
+                user.name, state.row.id
+            ))
+            .mention(user_of(opponent))
+            .and(": reply `draw accept` or `draw decline` (a move declines it too).")
+        }
+        DrawDone::Agreed(state) => {
+            let lead = if action == DrawAction::Offer {
+                format!("Both players offered a draw in game #{}.", state.row.id)
+            } else {
+                format!("{} accepted the draw in game #{}.", user.name, state.row.id)
+            };
+            end_reply(state, &lead)
+        }
+        DrawDone::Declined(state) => Reply::text(format!(
+            "{} declined the draw offer in game #{}; play goes on.",
+            user.name, state.row.id
+        )),
+        DrawDone::Claimed(state) => end_reply(
+            state,
+            &format!("{} claimed a draw in game #{}.", user.name, state.row.id),
+        ),
+    })
+}
+
+/// The message for something the clock made happen, and where to say it.
+#[must_use]
+pub fn notice_reply(notice: &Notice) -> (Place, Reply) {
+    match notice {
+        Notice::Reminder { place, game, left } => {
+            let reply = match game.to_move() {
+                Some(player) => Reply::text("Reminder: ")
+                    .mention(user_of(player))
+                    .and(format!(
+                        ", it's your move in game #{} ({}); {} left.",
+                        game.row.id,
+                        game.variant,
+                        clock::format_duration(*left)
+                    )),
+                None => Reply::text(format!("Game #{} is over.", game.row.id)),
+            };
+            (place.clone(), reply)
+        }
+        Notice::Timeout { place, game } => {
+            let loser = game.player(game.turn());
+            let lead = format!(
+                "{} ran out of time in game #{}.",
+                loser.display_name, game.row.id
+            );
+            (place.clone(), end_reply(game, &lead))
+        }
+        Notice::ChallengeExpired { place, challenge } => (
+            place.clone(),
+            Reply::text(format!(
+                "Challenge #{} from {} expired without an answer.",
+                challenge.id, challenge.challenger.display_name
+            )),
+        ),
+    }
+}
+
+/// Games listed for a scope, used by adapters for autocompletion.
+///
+/// # Errors
+/// [`ServiceError`] when the database fails.
+pub async fn open_games(
+    service: &Service,
+    place: &Place,
+    user: &User,
+) -> Result<Vec<crate::service::GameSummary>, ServiceError> {
+    let games = service.games(place, user, Scope::Mine).await?;
+    Ok(games.into_iter().filter(|g| g.to_move.is_some()).collect())
+}

@@ -1,0 +1,114 @@
+//! What the bot says: text with mentions, an optional picture, and whether only the asker
+//! should see it. Adapters turn this into their platform's messages.
+
+use crate::service::User;
+
+/// A piece of a reply's text.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Part {
+    /// Plain text.
+    Text(String),
+    /// A mention of a user (a ping on platforms that have them).
+    Mention(User),
+    /// A user's name without a ping (their turn pings are off).
+    Name(User),
+}
+
+/// A board picture.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Picture {
+    /// A file name for the attachment, such as `game-12-ply-7.png`.
+    pub name: String,
+    /// The PNG bytes.
+    pub png: Vec<u8>,
+    /// Width and height in pixels.
+    pub size: (u32, u32),
+}
+
+/// One message from the bot.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Reply {
+    /// The text, in parts.
+    pub parts: Vec<Part>,
+    /// A board picture to attach.
+    pub picture: Option<Picture>,
+    /// Whether only the user who asked should see it (errors, private information).
+    pub private: bool,
+}
+
+impl Reply {
+    /// A reply of plain text.
+    #[must_use]
+    pub fn text(text: impl Into<String>) -> Reply {
+        Reply {
+            parts: vec![Part::Text(text.into())],
+            ..Reply::default()
+        }
+    }
+
+    /// A private reply of plain text (an error or something only the asker needs).
+    #[must_use]
+    pub fn private(text: impl Into<String>) -> Reply {
+        Reply {
+            private: true,
+            ..Reply::text(text)
+        }
+    }
+
+    /// Appends text.
+    #[must_use]
+    pub fn and(mut self, text: impl Into<String>) -> Reply {
+        self.parts.push(Part::Text(text.into()));
+        self
+    }
+
+    /// Appends a mention.
+    #[must_use]
+    pub fn mention(mut self, user: User) -> Reply {
+        self.parts.push(Part::Mention(user));
+        self
+    }
+
+    /// Appends a name, as a mention when `ping` is set.
+    #[must_use]
+    pub fn name(mut self, user: User, ping: bool) -> Reply {
+        self.parts.push(if ping {
+            Part::Mention(user)
+        } else {
+            Part::Name(user)
+        });
+        self
+    }
+
+    /// Attaches a picture.
+    #[must_use]
+    pub fn with_picture(mut self, picture: Option<Picture>) -> Reply {
+        self.picture = picture;
+        self
+    }
+
+    /// The users this reply pings.
+    #[must_use]
+    pub fn mentions(&self) -> Vec<&User> {
+        self.parts
+            .iter()
+            .filter_map(|part| match part {
+                Part::Mention(user) => Some(user),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The text with mentions written `@name`, as the console shows it.
+    #[must_use]
+    pub fn plain(&self) -> String {
+        self.parts
+            .iter()
+            .map(|part| match part {
+                Part::Text(text) => text.clone(),
+                Part::Mention(user) => format!("@{}", user.name),
+                Part::Name(user) => user.name.clone(),
+            })
+            .collect()
+    }
+}

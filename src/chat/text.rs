@@ -1,0 +1,201 @@
+//! Longer texts of replies: move lists, game records, rules, lists of games.
+
+use crate::rules::{Color, Coord, Variant, square};
+use crate::service::{GameState, GameSummary, Place, Scope, clock};
+
+/// The most moves listed before "and N more".
+const MAX_MOVES: usize = 60;
+
+/// The legal moves of the game, or of the piece on `from`, in display notation.
+pub fn legal_moves(state: &GameState, from: Option<&str>) -> String {
+    let position = state.record.position();
+    if !state.is_active() {
+        return format!("Game #{} is over; there are no moves.", state.row.id);
+    }
+    let mut moves = position.legal_moves();
+    let label = match from {
+        Some(name) => {
+            let view = position.board_view();
+            let Some((file, rank)) = square::parse(name, view.files, view.ranks) else {
+                return format!("\"{name}\" is not a square of this board.");
+            };
+            let coord = Coord::new(file, rank);
+            moves.retain(|mv| position.move_marks(mv).from.contains(&coord));
+            format!("from {}", coord.name())
+        }
+        None => String::from("in all"),
+    };
+    let mut texts: Vec<String> = moves.iter().map(|mv| position.display_move(mv)).collect();
+    texts.sort();
+    let side = state.side_label(state.turn());
+    if texts.is_empty() {
+        return format!(
+            "{side} has no legal move {label} in game #{}.",
+            state.row.id
+        );
+    }
+    let count = texts.len();
+    let more = count.saturating_sub(MAX_MOVES);
+    texts.truncate(MAX_MOVES);
+    let tail = if more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    };
+    format!(
+        "Legal moves of {side} {label} in game #{} ({count}): {}{tail}.",
+        state.row.id,
+        texts.join(", ")
+    )
+}
+
+/// One line about the game: who plays whom, whose move, the deadline or the result.
+pub fn status_line(state: &GameState, now: i64) -> String {
+    let head = format!(
+        "Game #{} ({}): {} vs {}, move {}.",
+        state.row.id,
+        state.variant,
+        state.side_label(Color::White),
+        state.side_label(Color::Black),
+        state.move_number()
+    );
+    match (state.result_text(), state.to_move(), state.row.deadline) {
+        (Some(result), _, _) => format!("{head} Game over: {result}."),
+        (None, Some(player), Some(deadline)) => format!(
+            "{head} {} to move{}; {} left (until {}).",
+            player.display_name,
+            if state.record.position().in_check() {
+                ", in check"
+            } else {
+                ""
+            },
+            clock::format_duration(deadline - now),
+            clock::format_utc(deadline)
+        ),
+        _ => head,
+    }
+}
+
+/// Players, clock and state.
+pub fn info(state: &GameState, now: i64) -> String {
+    let mut text = status_line(state, now);
+    text.push_str(&format!(
+        "\nTime per move: {}. Started {}. Moves played: {}.",
+        clock::format_duration(state.row.days_per_move * clock::DAY),
+        clock::format_utc(state.row.created_at),
+        state.row.ply
+    ));
+    if let Some(offer) = &state.row.draw_offer {
+        text.push_str(&format!("\n{offer} offers a draw."));
+    }
+    if state.is_active()
+        && let Some(claim) = state.record.draw_claim()
+    {
+        text.push_str(&format!("\nA draw by {} can be claimed.", claim.describe()));
+    }
+    text
+}
+
+/// The move list in display notation, numbered by move.
+pub fn history(state: &GameState) -> String {
+    let moves = state.record.moves();
+    if moves.is_empty() {
+        return format!("No moves yet in game #{}.", state.row.id);
+    }
+    let mut text = format!("Game #{} ({}): ", state.row.id, state.variant);
+    for (index, played) in moves.iter().enumerate() {
+        if index % 2 == 0 {
+            text.push_str(&format!("{}. ", index / 2 + 1));
+        }
+        text.push_str(&played.display);
+        text.push_str(if index % 2 == 0 { ", " } else { "; " });
+    }
+    let text = text.trim_end_matches([' ', ',', ';']).to_owned();
+    match state.result_text() {
+        Some(result) => format!("{text}. {result}."),
+        None => text,
+    }
+}
+
+/// The game record: headers, then one move a line in the interchange notation.
+pub fn export(state: &GameState, place: &Place) -> String {
+    let date = |t: i64| clock::format_utc(t)[..10].to_owned();
+    let mut text = String::new();
+    let header = |text: &mut String, key: &str, value: &str| {
+        text.push_str(&format!("[{key} \"{}\"]\n", value.replace('"', "'")));
+    };
+    header(&mut text, "Game", state.variant.name());
+    header(&mut text, "Site", &format!("Pigeon, {}", place.platform));
+    header(&mut text, "GameId", &state.row.id.to_string());
+    header(&mut text, "White", &state.white.display_name);
+    header(&mut text, "Black", &state.black.display_name);
+    header(&mut text, "Date", &date(state.row.created_at));
+    if let Some(end) = state.row.finished_at {
+        header(&mut text, "EndDate", &date(end));
+    }
+    header(
+        &mut text,
+        "Result",
+        state.row.result.as_deref().unwrap_or("*"),
+    );
+    if let Some(reason) = &state.row.end_reason {
+        header(&mut text, "Termination", reason);
+    }
+    header(
+        &mut text,
+        "DaysPerMove",
+        &state.row.days_per_move.to_string(),
+    );
+    header(&mut text, "Start", &state.row.start_position);
+    text.push('\n');
+    for (index, played) in state.record.moves().iter().enumerate() {
+        text.push_str(&format!("{}. {}\n", index + 1, played.text));
+    }
+    text.push_str(state.row.result.as_deref().unwrap_or("*"));
+    text
+}
+
+/// The games of a list, one a line.
+pub fn game_list(games: &[GameSummary], scope: Scope) -> String {
+    if games.is_empty() {
+        return match scope {
+            Scope::Mine => String::from("You have no games yet. Start one with `challenge`."),
+            Scope::Channel => String::from("No games have been played here yet."),
+        };
+    }
+    let title = match scope {
+        Scope::Mine => "Your games",
+        Scope::Channel => "Games here",
+    };
+    let lines: Vec<String> = games.iter().map(|g| format!("  {g}")).collect();
+    format!("{title}:\n{}", lines.join("\n"))
+}
+
+/// The short rules of a game, or the list of games.
+pub fn rules(variant: Option<Variant>) -> String {
+    let Some(variant) = variant else {
+        let lines: Vec<String> = Variant::ALL
+            .iter()
+            .map(|v| format!("  {}: {}", v.name(), v.summary()))
+            .collect();
+        return format!("I play:\n{}\n`rules <game>` tells more.", lines.join("\n"));
+    };
+    let details = match variant {
+        Variant::Chak => {
+            "Board 9x9, White moves first, the second side is Green. Rank 5 is the river: a \
+             king or pawn that ends a move on it or beyond promotes at once (king -> divine \
+             king D, which slides one or two squares; pawn -> warrior W, which moves like a \
+             shaman), and promoted pieces can never go back behind the river. Pieces: K king \
+             (one step), J jaguar (knight leap or one step), Q quetzal (must hop exactly one \
+             piece along a line, then goes on or captures the first piece beyond), S shaman \
+             (one step diagonally or straight forward/back), V vulture (knight), R serpent \
+             (rook), P pawn (one step forward or sideways, captures diagonally forward), O \
+             offering (never moves). You may never leave your king attacked. You win by \
+             checkmate, by stalemating the opponent (a side with no move loses), or by moving \
+             your divine king onto the enemy altar (e8 for White, e2 for Green). Threefold \
+             repetition draws; after 50 moves without capture or promotion a draw can be \
+             claimed. Moves: e3e4, Je4, Rxe5, e4."
+        }
+    };
+    format!("{}: {}\n{details}", variant.name(), variant.summary())
+}

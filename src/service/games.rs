@@ -1,0 +1,894 @@
+//! The service's use cases: challenges, moves, draws, resignations, lists, settings, clocks.
+
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+
+use tracing::{info, instrument};
+
+use super::{
+    CHALLENGE_LIFETIME, ChallengeSummary, DAY, DAYS_PER_MOVE, DEFAULT_DAYS, GameState, GameSummary,
+    HOUR, Place, Service, ServiceError, User, reason_key,
+};
+use crate::rules::{Color, EndReason, Outcome, Played, Variant, VariantPosition};
+use crate::store::{
+    AppendMoves, ChallengeRow, GameRow, NewChallenge, NewGame, PlayerRow, SettingsRow, StoreError,
+};
+
+/// The colour a challenger asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ColorChoice {
+    White,
+    Black,
+    Random,
+}
+
+impl ColorChoice {
+    /// How the choice is stored.
+    #[must_use]
+    pub const fn key(self) -> &'static str {
+        match self {
+            ColorChoice::White => "white",
+            ColorChoice::Black => "black",
+            ColorChoice::Random => "random",
+        }
+    }
+
+    /// Reads a stored choice (anything unknown is random).
+    #[must_use]
+    pub fn from_key(key: &str) -> ColorChoice {
+        match key {
+            "white" => ColorChoice::White,
+            "black" => ColorChoice::Black,
+            _ => ColorChoice::Random,
+        }
+    }
+
+    fn of(color: Color) -> ColorChoice {
+        match color {
+            Color::White => ColorChoice::White,
+            Color::Black => ColorChoice::Black,
+        }
+    }
+}
+
+/// What a player does about a draw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DrawAction {
+    /// Offer a draw (accepts a standing offer of the opponent).
+    Offer,
+    /// Accept the opponent's offer.
+    Accept,
+    /// Decline the opponent's offer.
+    Decline,
+    /// Claim a draw the rules allow (Chak's fifty-move rule).
+    Claim,
+}
+
+/// Which games to list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Scope {
+    /// The user's games everywhere.
+    Mine,
+    /// The games of this channel.
+    Channel,
+}
+
+/// A change of settings; `None` leaves a setting as it is.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct SettingsChange {
+    /// Mention me when it is my turn.
+    pub turn_pings: Option<bool>,
+    /// `mine`, `mover`, `white` or `black`.
+    pub viewpoint: Option<String>,
+}
+
+/// A move played: the game after it, and what was played (the move, then any pass the
+/// product played for a player who could not move).
+#[derive(Debug, Clone)]
+pub struct MoveDone {
+    pub state: GameState,
+    /// The position before the player's move, for highlighting it.
+    pub before: VariantPosition,
+    pub played: Vec<Played>,
+}
+
+/// What a draw request did.
+#[derive(Debug, Clone)]
+pub enum DrawDone {
+    /// The offer stands; the opponent may accept or decline.
+    Offered(GameState),
+    /// Both agreed: the game is drawn.
+    Agreed(GameState),
+    /// The opponent's offer was declined.
+    Declined(GameState),
+    /// The claim ended the game in a draw.
+    Claimed(GameState),
+}
+
+/// Something the clock made happen, to be told in the game's channel.
+#[derive(Debug, Clone)]
+pub enum Notice {
+    /// The player to move has this much time left.
+    Reminder {
+        place: Place,
+        game: GameState,
+        left: i64,
+    },
+    /// The player to move ran out of time and lost.
+    Timeout { place: Place, game: GameState },
+    /// Nobody answered a challenge in time.
+    ChallengeExpired {
+        place: Place,
+        challenge: ChallengeSummary,
+    },
+}
+
+fn score(outcome: Outcome) -> &'static str {
+    outcome.score()
+}
+
+impl Service {
+    /// Challenges `opponent` (or anyone in the channel) to a game.
+    ///
+    /// # Errors
+    /// [`ServiceError::SelfChallenge`], [`ServiceError::BadDays`], or `Internal`.
+    #[instrument(skip_all, fields(platform = %place.platform, game = variant.key()))]
+    pub async fn challenge(
+        &self,
+        place: &Place,
+        user: &User,
+        opponent: Option<&User>,
+        variant: Variant,
+        days: Option<i64>,
+        color: ColorChoice,
+    ) -> Result<ChallengeSummary, ServiceError> {
+        let days = days.unwrap_or(DEFAULT_DAYS);
+        if !DAYS_PER_MOVE.contains(&days) {
+            return Err(ServiceError::BadDays);
+        }
+        let me = self.player(user).await?;
+        let challenged = match opponent {
+            Some(opponent) => {
+                let them = self.player(opponent).await?;
+                if them.id == me.id {
+                    return Err(ServiceError::SelfChallenge);
+                }
+                Some(them.id)
+            }
+            None => None,
+        };
+        self.create_challenge(place, &me, challenged, variant, days, color)
+            .await
+    }
+
+    async fn create_challenge(
+        &self,
+        place: &Place,
+        me: &PlayerRow,
+        challenged: Option<i64>,
+        variant: Variant,
+        days: i64,
+        color: ColorChoice,
+    ) -> Result<ChallengeSummary, ServiceError> {
+        let now = self.now();
+        let row = self
+            .store
+            .create_challenge(&NewChallenge {
+                platform: &place.platform,
+                channel: &place.channel,
+                challenger_id: me.id,
+                challenged_id: challenged,
+                game_key: variant.key(),
+                days_per_move: days,
+                color: color.key(),
+                now,
+                expires_at: now + CHALLENGE_LIFETIME,
+            })
+            .await?;
+        info!(challenge = row.id, "challenge created");
+        self.summarise_challenge(row).await
+    }
+
+    /// Accepts a challenge (the one given, or the only one open to the user here) and starts
+    /// its game. Of two people accepting one open challenge at once, one gets the game.
+    ///
+    /// # Errors
+    /// No such, expired, closed or someone else's challenge, or several to choose from.
+    #[instrument(skip_all, fields(platform = %place.platform))]
+    pub async fn accept(
+        &self,
+        place: &Place,
+        user: &User,
+        id: Option<i64>,
+    ) -> Result<GameState, ServiceError> {
+        let me = self.player(user).await?;
+        let row = self
+            .pick_challenge(place, &me, id, |c| {
+                c.challenger_id != me.id && c.challenged_id.is_none_or(|x| x == me.id)
+            })
+            .await?;
+        if row.challenger_id == me.id {
+            return Err(ServiceError::OwnChallenge(row.id));
+        }
+        if let Some(challenged) = row.challenged_id
+            && challenged != me.id
+        {
+            let name = self.name_of(challenged).await?;
+            return Err(ServiceError::NotYourChallenge { id: row.id, name });
+        }
+        let now = self.now();
+        let variant = Variant::from_name(&row.game_key)
+            .ok_or_else(|| super::internal(&"challenge of an unknown game"))?;
+        let challenger_white = match ColorChoice::from_key(&row.color) {
+            ColorChoice::White => true,
+            ColorChoice::Black => false,
+            ColorChoice::Random => fastrand::bool(),
+        };
+        let (white_id, black_id) = if challenger_white {
+            (row.challenger_id, me.id)
+        } else {
+            (me.id, row.challenger_id)
+        };
+        let start = VariantPosition::start(variant).to_text();
+        let game = NewGame {
+            platform: &row.platform,
+            channel: &row.channel,
+            game_key: variant.key(),
+            start_position: &start,
+            white_id,
+            black_id,
+            days_per_move: row.days_per_move,
+            deadline: now + row.days_per_move * DAY,
+            rematch_of: None,
+            now,
+        };
+        match self.store.accept_challenge(row.id, &game).await {
+            Ok(game) => {
+                info!(challenge = row.id, game = game.id, "challenge accepted");
+                self.replay(game).await
+            }
+            Err(StoreError::Conflict) => Err(ServiceError::ChallengeClosed {
+                id: row.id,
+                status: String::from("just accepted by someone else"),
+            }),
+            Err(other) => Err(other.into()),
+        }
+    }
+
+    /// Declines a challenge made to the user.
+    ///
+    /// # Errors
+    /// No such or closed challenge, or one for someone else.
+    pub async fn decline(
+        &self,
+        place: &Place,
+        user: &User,
+        id: Option<i64>,
+    ) -> Result<ChallengeSummary, ServiceError> {
+        let me = self.player(user).await?;
+        let row = self
+            .pick_challenge(place, &me, id, |c| c.challenged_id == Some(me.id))
+            .await?;
+        if row.challenged_id != Some(me.id) {
+            let name = match row.challenged_id {
+                Some(other) => self.name_of(other).await?,
+                None => String::from("anyone (an open challenge can't be declined)"),
+            };
+            return Err(ServiceError::NotYourChallenge { id: row.id, name });
+        }
+        self.close_challenge(row, "declined").await
+    }
+
+    /// Cancels the user's own challenge.
+    ///
+    /// # Errors
+    /// No such or closed challenge, or someone else's.
+    pub async fn cancel(
+        &self,
+        place: &Place,
+        user: &User,
+        id: Option<i64>,
+    ) -> Result<ChallengeSummary, ServiceError> {
+        let me = self.player(user).await?;
+        let row = self
+            .pick_challenge(place, &me, id, |c| c.challenger_id == me.id)
+            .await?;
+        if row.challenger_id != me.id {
+            let name = self.name_of(row.challenger_id).await?;
+            return Err(ServiceError::NotYourChallengeToCancel { id: row.id, name });
+        }
+        self.close_challenge(row, "cancelled").await
+    }
+
+    async fn close_challenge(
+        &self,
+        row: ChallengeRow,
+        status: &str,
+    ) -> Result<ChallengeSummary, ServiceError> {
+        if !self.store.close_challenge(row.id, status).await? {
+            let now_status = self
+                .store
+                .challenge(row.id)
+                .await?
+                .map_or_else(String::new, |c| c.status);
+            return Err(ServiceError::ChallengeClosed {
+                id: row.id,
+                status: now_status,
+            });
+        }
+        let mut summary = self.summarise_challenge(row).await?;
+        status.clone_into(&mut summary.status);
+        Ok(summary)
+    }
+
+    /// The challenge a command means: the one named, or the only open one here that `fits`.
+    async fn pick_challenge(
+        &self,
+        place: &Place,
+        me: &PlayerRow,
+        id: Option<i64>,
+        fits: impl Fn(&ChallengeRow) -> bool,
+    ) -> Result<ChallengeRow, ServiceError> {
+        let now = self.now();
+        let row = match id {
+            Some(id) => self
+                .store
+                .challenge(id)
+                .await?
+                .ok_or(ServiceError::NoSuchChallenge(id))?,
+            None => {
+                let open = self
+                    .store
+                    .open_challenges(&place.platform, &place.channel, me.id)
+                    .await?;
+                let mut fitting: Vec<ChallengeRow> = open
+                    .into_iter()
+                    .filter(|c| c.expires_at > now && fits(c))
+                    .collect();
+                match fitting.len() {
+                    0 => return Err(ServiceError::NoChallenge),
+                    1 => fitting.remove(0),
+                    _ => {
+                        let mut summaries = Vec::new();
+                        for row in fitting {
+                            summaries.push(self.summarise_challenge(row).await?);
+                        }
+                        return Err(ServiceError::WhichChallenge(summaries));
+                    }
+                }
+            }
+        };
+        if row.status == "expired" || (row.status == "open" && row.expires_at <= now) {
+            return Err(ServiceError::ChallengeExpired(row.id));
+        }
+        if row.status != "open" {
+            return Err(ServiceError::ChallengeClosed {
+                id: row.id,
+                status: row.status,
+            });
+        }
+        Ok(row)
+    }
+
+    async fn name_of(&self, player_id: i64) -> Result<String, ServiceError> {
+        Ok(self
+            .store
+            .player_by_id(player_id)
+            .await?
+            .map_or_else(|| String::from("someone else"), |p| p.display_name))
+    }
+
+    /// Plays a move for the user: in the game given, or the one game here awaiting their move.
+    /// A pass the next player is forced to make (Shakti) is played for them in the same step.
+    ///
+    /// # Errors
+    /// Not their turn, not a player, no or several games, the game is over, the move does not
+    /// play, or another move arrived first ([`ServiceError::Changed`]).
+    #[instrument(skip_all, fields(platform = %place.platform, game = ?game))]
+    pub async fn play(
+        &self,
+        place: &Place,
+        user: &User,
+        game: Option<i64>,
+        text: &str,
+    ) -> Result<MoveDone, ServiceError> {
+        let me = self.player(user).await?;
+        let mut state = self.game_to_move(place, &me, game).await?;
+        let id = state.row.id;
+        let color = state.color_of(me.id).ok_or(ServiceError::NotAPlayer(id))?;
+        if state.turn() != color {
+            let to_move = state.player(state.turn()).display_name.clone();
+            return Err(ServiceError::NotYourTurn { game: id, to_move });
+        }
+        let before = state.record.position().clone();
+        let played = state
+            .record
+            .play(text)
+            .map_err(|error| ServiceError::Move { game: id, error })?
+            .clone();
+        let mut moves = vec![(played.text.clone(), Some(me.id))];
+        let mut all = vec![played];
+        while let Some(pass) = state.record.play_forced_pass() {
+            moves.push((pass.text.clone(), None));
+            all.push(pass.clone());
+        }
+        let now = self.now();
+        let outcome = state.record.outcome();
+        let finish = outcome.map(|o| (score(o), reason_key(o.reason)));
+        let deadline = outcome
+            .is_none()
+            .then_some(now + state.row.days_per_move * DAY);
+        let position = state.record.position().to_text();
+        self.store
+            .append_moves(&AppendMoves {
+                game_id: id,
+                expected_ply: state.row.ply,
+                moves: &moves,
+                position: &position,
+                deadline,
+                finish,
+                mover: color_key(color),
+                now,
+            })
+            .await?;
+        info!(
+            game = id,
+            ply = state.row.ply + moves.len() as i64,
+            "move played"
+        );
+        let row = &mut state.row;
+        row.ply += moves.len() as i64;
+        row.position = position;
+        row.deadline = deadline;
+        row.updated_at = now;
+        if row.draw_offer.as_deref() != Some(color_key(color)) {
+            row.draw_offer = None;
+        }
+        if let Some((result, reason)) = finish {
+            row.status = String::from("finished");
+            row.result = Some(result.to_owned());
+            row.end_reason = Some(reason.to_owned());
+            row.finished_at = Some(now);
+        }
+        Ok(MoveDone {
+            state,
+            before,
+            played: all,
+        })
+    }
+
+    /// The game a move is meant for.
+    async fn game_to_move(
+        &self,
+        place: &Place,
+        me: &PlayerRow,
+        game: Option<i64>,
+    ) -> Result<GameState, ServiceError> {
+        if let Some(id) = game {
+            let state = self.game_here(place, id).await?;
+            state.color_of(me.id).ok_or(ServiceError::NotAPlayer(id))?;
+            return active(state);
+        }
+        let rows = self
+            .store
+            .active_games_in(&place.platform, &place.channel, me.id)
+            .await?;
+        let awaiting: Vec<&GameRow> = rows.iter().filter(|row| awaits(row, me.id)).collect();
+        match (awaiting.as_slice(), rows.as_slice()) {
+            ([row], _) => self.replay((*row).clone()).await,
+            ([], []) => Err(ServiceError::NoGame),
+            ([], [row]) => {
+                let state = self.replay(row.clone()).await?;
+                let to_move = state.player(state.turn()).display_name.clone();
+                Err(ServiceError::NotYourTurn {
+                    game: row.id,
+                    to_move,
+                })
+            }
+            ([], _) => Err(ServiceError::NotYourTurnAnywhere),
+            (many, _) => {
+                let rows: Vec<GameRow> = many.iter().map(|r| (*r).clone()).collect();
+                Err(self.which_game(&rows, "move #ID e4").await)
+            }
+        }
+    }
+
+    /// A game by id, if it belongs to this channel.
+    async fn game_here(&self, place: &Place, id: i64) -> Result<GameState, ServiceError> {
+        let row = self
+            .store
+            .game(id)
+            .await?
+            .ok_or(ServiceError::NoSuchGame(id))?;
+        if row.platform != place.platform {
+            return Err(ServiceError::NoSuchGame(id));
+        }
+        if row.channel != place.channel {
+            return Err(ServiceError::ElsewhereGame(id));
+        }
+        self.replay(row).await
+    }
+
+    async fn which_game(&self, rows: &[GameRow], example: &str) -> ServiceError {
+        match self.summaries(rows).await {
+            Ok(candidates) => {
+                let first = candidates.first().map_or(0, |c| c.id);
+                ServiceError::WhichGame {
+                    candidates,
+                    example: example.replace("#ID", &format!("#{first}")),
+                }
+            }
+            Err(error) => error,
+        }
+    }
+
+    /// The game a command about "my game" means: the one given, the only active one of the
+    /// user here, or else their latest game here.
+    ///
+    /// # Errors
+    /// No game, several games, or a game of another channel.
+    pub async fn game_for(
+        &self,
+        place: &Place,
+        user: &User,
+        game: Option<i64>,
+    ) -> Result<GameState, ServiceError> {
+        if let Some(id) = game {
+            return self.game_here(place, id).await;
+        }
+        let me = self.player(user).await?;
+        let rows = self
+            .store
+            .active_games_in(&place.platform, &place.channel, me.id)
+            .await?;
+        match rows.as_slice() {
+            [row] => self.replay(row.clone()).await,
+            [] => {
+                let recent = self.store.games_of(me.id, 50).await?;
+                let here = recent
+                    .into_iter()
+                    .find(|row| row.platform == place.platform && row.channel == place.channel);
+                match here {
+                    Some(row) => self.replay(row).await,
+                    None => Err(ServiceError::NoGame),
+                }
+            }
+            _ => Err(self.which_game(&rows, "board #ID").await),
+        }
+    }
+
+    /// An active game of the user, as a player.
+    async fn my_active_game(
+        &self,
+        place: &Place,
+        user: &User,
+        game: Option<i64>,
+    ) -> Result<(GameState, Color), ServiceError> {
+        let me = self.player(user).await?;
+        let state = active(self.game_for(place, user, game).await?)?;
+        let color = state
+            .color_of(me.id)
+            .ok_or(ServiceError::NotAPlayer(state.row.id))?;
+        Ok((state, color))
+    }
+
+    /// Resigns a game.
+    ///
+    /// # Errors
+    /// Not a player, no game, the game is over, or it changed meanwhile.
+    #[instrument(skip_all, fields(platform = %place.platform, game = ?game))]
+    pub async fn resign(
+        &self,
+        place: &Place,
+        user: &User,
+        game: Option<i64>,
+    ) -> Result<GameState, ServiceError> {
+        let (state, color) = self.my_active_game(place, user, game).await?;
+        let outcome = Outcome::win(color.other(), EndReason::Resignation);
+        self.finish(state, Some(outcome), EndReason::Resignation)
+            .await
+    }
+
+    /// Aborts a game before both sides have moved.
+    ///
+    /// # Errors
+    /// Too late to abort, not a player, no game, or the game is over.
+    pub async fn abort(
+        &self,
+        place: &Place,
+        user: &User,
+        game: Option<i64>,
+    ) -> Result<GameState, ServiceError> {
+        let (state, _) = self.my_active_game(place, user, game).await?;
+        if state.row.ply >= 2 {
+            return Err(ServiceError::TooLateToAbort(state.row.id));
+        }
+        self.finish(state, None, EndReason::Aborted).await
+    }
+
+    /// Offers, accepts, declines or claims a draw.
+    ///
+    /// # Errors
+    /// No offer to answer, an offer already made, nothing to claim, not a player, no game.
+    pub async fn draw(
+        &self,
+        place: &Place,
+        user: &User,
+        game: Option<i64>,
+        action: DrawAction,
+    ) -> Result<DrawDone, ServiceError> {
+        let (state, color) = self.my_active_game(place, user, game).await?;
+        let id = state.row.id;
+        let offer = state.row.draw_offer.clone();
+        let theirs = offer.as_deref() == Some(color_key(color.other()));
+        let agree = |state| async move {
+            let outcome = Outcome::draw(EndReason::Agreement);
+            self.finish(state, Some(outcome), EndReason::Agreement)
+                .await
+                .map(DrawDone::Agreed)
+        };
+        match action {
+            DrawAction::Offer | DrawAction::Accept if theirs => agree(state).await,
+            DrawAction::Offer if offer.is_some() => Err(ServiceError::DrawAlreadyOffered(id)),
+            DrawAction::Offer => {
+                let now = self.now();
+                let key = color_key(color);
+                self.store
+                    .set_draw_offer(id, state.row.ply, Some(key), now)
+                    .await?;
+                let mut state = state;
+                state.row.draw_offer = Some(key.to_owned());
+                Ok(DrawDone::Offered(state))
+            }
+            DrawAction::Decline if theirs => {
+                self.store
+                    .set_draw_offer(id, state.row.ply, None, self.now())
+                    .await?;
+                let mut state = state;
+                state.row.draw_offer = None;
+                Ok(DrawDone::Declined(state))
+            }
+            DrawAction::Accept | DrawAction::Decline => Err(ServiceError::NoDrawOffer(id)),
+            DrawAction::Claim => match state.record.draw_claim() {
+                Some(reason) => self
+                    .finish(state, Some(Outcome::draw(reason)), reason)
+                    .await
+                    .map(DrawDone::Claimed),
+                None => Err(ServiceError::NoClaim(id)),
+            },
+        }
+    }
+
+    /// Ends a game off the board and returns it as stored.
+    async fn finish(
+        &self,
+        mut state: GameState,
+        outcome: Option<Outcome>,
+        reason: EndReason,
+    ) -> Result<GameState, ServiceError> {
+        let now = self.now();
+        let result = outcome.map(score);
+        let key = reason_key(reason);
+        self.store
+            .finish_game(state.row.id, state.row.ply, result, key, now)
+            .await?;
+        if let Some(outcome) = outcome {
+            state.record.finish(outcome);
+        }
+        info!(game = state.row.id, reason = key, "game ended");
+        let row = &mut state.row;
+        row.status = String::from("finished");
+        row.result = result.map(str::to_owned);
+        row.end_reason = Some(key.to_owned());
+        row.finished_at = Some(now);
+        row.deadline = None;
+        row.draw_offer = None;
+        Ok(state)
+    }
+
+    /// Offers the opponent of a finished game a new one with colours swapped.
+    ///
+    /// # Errors
+    /// The game is still on, not a player, no game.
+    pub async fn rematch(
+        &self,
+        place: &Place,
+        user: &User,
+        game: Option<i64>,
+    ) -> Result<ChallengeSummary, ServiceError> {
+        let me = self.player(user).await?;
+        let state = self.game_for(place, user, game).await?;
+        let color = state
+            .color_of(me.id)
+            .ok_or(ServiceError::NotAPlayer(state.row.id))?;
+        if state.is_active() {
+            return Err(ServiceError::RematchTooEarly(state.row.id));
+        }
+        let opponent = state.player(color.other()).id;
+        let here = Place::new(&state.row.platform, &state.row.channel);
+        let days = state.row.days_per_move;
+        let color = ColorChoice::of(color.other());
+        self.create_challenge(&here, &me, Some(opponent), state.variant, days, color)
+            .await
+    }
+
+    /// Lists games: the user's, or this channel's; active ones first.
+    ///
+    /// # Errors
+    /// `Internal` when the database fails.
+    pub async fn games(
+        &self,
+        place: &Place,
+        user: &User,
+        scope: Scope,
+    ) -> Result<Vec<GameSummary>, ServiceError> {
+        let rows = match scope {
+            Scope::Mine => {
+                let me = self.player(user).await?;
+                self.store.games_of(me.id, 25).await?
+            }
+            Scope::Channel => {
+                self.store
+                    .games_in_channel(&place.platform, &place.channel, 25)
+                    .await?
+            }
+        };
+        self.summaries(&rows).await
+    }
+
+    /// Summaries of stored games without replaying them.
+    async fn summaries(&self, rows: &[GameRow]) -> Result<Vec<GameSummary>, ServiceError> {
+        let mut names: HashMap<i64, String> = HashMap::new();
+        let mut out = Vec::with_capacity(rows.len());
+        for row in rows {
+            for id in [row.white_id, row.black_id] {
+                if let Entry::Vacant(slot) = names.entry(id) {
+                    slot.insert(self.name_of(id).await?);
+                }
+            }
+            let Some(variant) = Variant::from_name(&row.game_key) else {
+                continue;
+            };
+            let white = names[&row.white_id].clone();
+            let black = names[&row.black_id].clone();
+            let to_move = (row.status == "active").then(|| {
+                match VariantPosition::from_text(variant, &row.position).map(|p| p.turn()) {
+                    Ok(Color::Black) => black.clone(),
+                    _ => white.clone(),
+                }
+            });
+            let result = row.result.clone().or_else(|| row.end_reason.clone());
+            out.push(GameSummary {
+                id: row.id,
+                variant,
+                white,
+                black,
+                to_move,
+                result,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Reads and changes the user's settings.
+    ///
+    /// # Errors
+    /// `Internal` when the database fails.
+    pub async fn settings(
+        &self,
+        user: &User,
+        change: &SettingsChange,
+    ) -> Result<SettingsRow, ServiceError> {
+        let me = self.player(user).await?;
+        let mut settings = self.store.settings(me.id).await?;
+        if change.turn_pings.is_none() && change.viewpoint.is_none() {
+            return Ok(settings);
+        }
+        if let Some(pings) = change.turn_pings {
+            settings.turn_pings = pings;
+        }
+        if let Some(viewpoint) = &change.viewpoint {
+            viewpoint.clone_into(&mut settings.viewpoint);
+        }
+        self.store.set_settings(me.id, &settings).await?;
+        Ok(settings)
+    }
+
+    /// A player's settings by database id.
+    ///
+    /// # Errors
+    /// `Internal` when the database fails.
+    pub async fn settings_of(&self, player_id: i64) -> Result<SettingsRow, ServiceError> {
+        Ok(self.store.settings(player_id).await?)
+    }
+
+    /// Runs the clocks: expires old challenges, sends each reminder once (24 hours and 1 hour
+    /// before a deadline) and ends games whose time ran out as a loss for the player to move.
+    ///
+    /// # Errors
+    /// `Internal` when the database fails.
+    #[instrument(skip_all)]
+    pub async fn tick(&self) -> Result<Vec<Notice>, ServiceError> {
+        let now = self.now();
+        let mut notices = Vec::new();
+        for row in self.store.expire_challenges(now).await? {
+            let place = Place::new(&row.platform, &row.channel);
+            let challenge = self.summarise_challenge(row).await?;
+            notices.push(Notice::ChallengeExpired { place, challenge });
+        }
+        for row in self.store.games_due(now + DAY).await? {
+            let Some(deadline) = row.deadline else {
+                continue;
+            };
+            let place = Place::new(&row.platform, &row.channel);
+            let left = deadline - now;
+            let (id, ply, period) = (row.id, row.ply, row.days_per_move * DAY);
+            let kind = if left <= 0 {
+                None
+            } else if left <= HOUR {
+                Some("hour")
+            } else if period > DAY {
+                Some("day")
+            } else {
+                continue;
+            };
+            let state = self.replay(row).await?;
+            match kind {
+                Some(kind) => {
+                    if self.store.claim_reminder(id, ply, kind, now).await? {
+                        notices.push(Notice::Reminder {
+                            place,
+                            game: state,
+                            left,
+                        });
+                    }
+                }
+                None => {
+                    let winner = state.turn().other();
+                    let outcome = Outcome::win(winner, EndReason::Timeout);
+                    match self.finish(state, Some(outcome), EndReason::Timeout).await {
+                        Ok(game) => notices.push(Notice::Timeout { place, game }),
+                        Err(ServiceError::Changed) => {} // a move arrived just in time
+                        Err(other) => return Err(other),
+                    }
+                }
+            }
+        }
+        Ok(notices)
+    }
+}
+
+/// Whether the game awaits a move of `player_id`, read from the cached position.
+fn awaits(row: &GameRow, player_id: i64) -> bool {
+    let Some(variant) = Variant::from_name(&row.game_key) else {
+        return false;
+    };
+    match VariantPosition::from_text(variant, &row.position).map(|p| p.turn()) {
+        Ok(Color::White) => row.white_id == player_id,
+        Ok(Color::Black) => row.black_id == player_id,
+        Err(_) => false,
+    }
+}
+
+fn active(state: GameState) -> Result<GameState, ServiceError> {
+    if state.is_active() {
+        Ok(state)
+    } else {
+        let result = state
+            .result_text()
+            .unwrap_or_else(|| String::from("finished"));
+        Err(ServiceError::GameOver {
+            game: state.row.id,
+            result,
+        })
+    }
+}
+
+/// How a colour is stored.
+#[must_use]
+pub const fn color_key(color: Color) -> &'static str {
+    match color {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}

@@ -1,0 +1,483 @@
+//! The use cases of correspondence play, independent of any chat platform: challenges, moves,
+//! draws, resignations, clocks. Every call names the platform user acting and the channel they
+//! act in; answers are typed results or a [`ServiceError`] whose text is fit for the user.
+
+pub mod clock;
+mod games;
+
+use std::fmt;
+use std::sync::Arc;
+
+use tracing::error;
+
+use crate::rules::{Color, EndReason, MoveError, Record, Variant, VariantPosition};
+use crate::store::{ChallengeRow, GameRow, PlayerRow, Store, StoreError};
+
+pub use clock::{Clock, DAY, HOUR, ManualClock, SystemClock};
+pub use games::{
+    ColorChoice, DrawAction, DrawDone, MoveDone, Notice, Scope, SettingsChange, color_key,
+};
+
+/// Shortest and longest time per move, in days.
+pub const DAYS_PER_MOVE: std::ops::RangeInclusive<i64> = 1..=14;
+/// Time per move when a challenge does not say.
+pub const DEFAULT_DAYS: i64 = 3;
+/// How long a challenge waits for an answer.
+pub const CHALLENGE_LIFETIME: i64 = 7 * DAY;
+/// Reminders go out when this much time is left, each once per move.
+pub const REMINDERS: [(&str, i64); 2] = [("day", DAY), ("hour", HOUR)];
+
+/// A chat account acting: platform, the platform's id for it, and its display name.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct User {
+    /// `console`, `discord` or `matrix`.
+    pub platform: String,
+    /// The platform's id of the account.
+    pub id: String,
+    /// The name to show.
+    pub name: String,
+}
+
+impl User {
+    /// A user of `platform`.
+    #[must_use]
+    pub fn new(platform: &str, id: &str, name: &str) -> User {
+        User {
+            platform: platform.to_owned(),
+            id: id.to_owned(),
+            name: name.to_owned(),
+        }
+    }
+}
+
+/// Where something is said: a channel or room of a platform.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Place {
+    /// `console`, `discord` or `matrix`.
+    pub platform: String,
+    /// The platform's id of the channel, room or thread.
+    pub channel: String,
+}
+
+impl Place {
+    /// A channel of `platform`.
+    #[must_use]
+    pub fn new(platform: &str, channel: &str) -> Place {
+        Place {
+            platform: platform.to_owned(),
+            channel: channel.to_owned(),
+        }
+    }
+}
+
+/// A short description of a game, for lists and "which game?" replies.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct GameSummary {
+    pub id: i64,
+    pub variant: Variant,
+    pub white: String,
+    pub black: String,
+    /// The player to move, while the game is on.
+    pub to_move: Option<String>,
+    /// The result and reason once it is over.
+    pub result: Option<String>,
+}
+
+impl fmt::Display for GameSummary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "#{} {}: {} vs {}",
+            self.id, self.variant, self.white, self.black
+        )?;
+        match (&self.to_move, &self.result) {
+            (Some(name), _) => write!(f, ", {name} to move"),
+            (None, Some(result)) => write!(f, ", {result}"),
+            (None, None) => Ok(()),
+        }
+    }
+}
+
+/// Why a request could not be done, in words for the user.
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    /// The move text did not play.
+    #[error("{error}")]
+    Move {
+        /// The game it was meant for.
+        game: i64,
+        /// What was wrong with it.
+        error: MoveError,
+    },
+    #[error(
+        "It is {to_move}'s turn in game #{game}, not yours. I'll let you know when it's your move."
+    )]
+    NotYourTurn { game: i64, to_move: String },
+    #[error("It is not your turn in any of your games here.")]
+    NotYourTurnAnywhere,
+    #[error("You are not playing in game #{0}. Start your own with `challenge`.")]
+    NotAPlayer(i64),
+    #[error("There is no game #{0}. `games` lists yours.")]
+    NoSuchGame(i64),
+    #[error("Game #{0} is being played in another channel; answer there.")]
+    ElsewhereGame(i64),
+    #[error("You have no game going on here. Start one with `challenge @someone chak`.")]
+    NoGame,
+    #[error("Which game? {}. Add the game number, for example `{example}`.", list(.candidates))]
+    WhichGame {
+        candidates: Vec<GameSummary>,
+        example: String,
+    },
+    #[error("Game #{game} is over ({result}).")]
+    GameOver { game: i64, result: String },
+    #[error(
+        "The game changed while you were moving (someone else's move arrived first). Look at the board and try again."
+    )]
+    Changed,
+    #[error(
+        "Game #{0} can't be aborted any more: both sides have moved. You can `resign` or offer a `draw`."
+    )]
+    TooLateToAbort(i64),
+    #[error("There is no draw offer from your opponent to answer in game #{0}.")]
+    NoDrawOffer(i64),
+    #[error("You have already offered a draw in game #{0}; it's up to your opponent now.")]
+    DrawAlreadyOffered(i64),
+    #[error("No draw can be claimed in game #{0} now. You can offer one with `draw`.")]
+    NoClaim(i64),
+    #[error("A rematch needs a finished game; game #{0} is still on.")]
+    RematchTooEarly(i64),
+    #[error("There is no challenge #{0}.")]
+    NoSuchChallenge(i64),
+    #[error("There is no open challenge for you here. Send one with `challenge @someone chak`.")]
+    NoChallenge,
+    #[error("Which challenge? {}. Add its number, for example `accept {}`.", list(.0), .0.first().map_or(0, |c| c.id))]
+    WhichChallenge(Vec<ChallengeSummary>),
+    #[error("Challenge #{0} has expired. Send a new one with `challenge`.")]
+    ChallengeExpired(i64),
+    #[error("Challenge #{id} is no longer open (it was {status}).")]
+    ChallengeClosed { id: i64, status: String },
+    #[error("Challenge #{id} is for {name}, not for you.")]
+    NotYourChallenge { id: i64, name: String },
+    #[error("Only {name}, who sent challenge #{id}, can cancel it.")]
+    NotYourChallengeToCancel { id: i64, name: String },
+    #[error("You can't accept your own challenge #{0}. `cancel` takes it back.")]
+    OwnChallenge(i64),
+    #[error(
+        "You can't challenge yourself. Name someone else, or leave the name out for an open challenge."
+    )]
+    SelfChallenge,
+    #[error("Days per move must be from {} to {}.", DAYS_PER_MOVE.start(), DAYS_PER_MOVE.end())]
+    BadDays,
+    #[error("Something went wrong on my side (reference {0}). Please try again later.")]
+    Internal(String),
+}
+
+fn list<T: fmt::Display>(items: &[T]) -> String {
+    let texts: Vec<String> = items.iter().map(ToString::to_string).collect();
+    texts.join("; ")
+}
+
+impl From<StoreError> for ServiceError {
+    fn from(error: StoreError) -> ServiceError {
+        match error {
+            StoreError::Conflict => ServiceError::Changed,
+            other => internal(&other),
+        }
+    }
+}
+
+/// Logs an internal failure with a short reference the user can quote.
+fn internal(error: &dyn fmt::Display) -> ServiceError {
+    let reference = format!("{:06x}", fastrand::u32(..0x100_0000));
+    error!(reference, %error, "internal error");
+    ServiceError::Internal(reference)
+}
+
+/// A short description of a challenge.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ChallengeSummary {
+    pub id: i64,
+    pub variant: Variant,
+    pub challenger: PlayerRow,
+    /// `None` for an open challenge.
+    pub challenged: Option<PlayerRow>,
+    pub days_per_move: i64,
+    /// The challenger's colour choice.
+    pub color: ColorChoice,
+    pub expires_at: i64,
+    pub status: String,
+}
+
+impl fmt::Display for ChallengeSummary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "#{} {} from {}",
+            self.id, self.variant, self.challenger.display_name
+        )?;
+        if let Some(challenged) = &self.challenged {
+            write!(f, " to {}", challenged.display_name)?;
+        }
+        Ok(())
+    }
+}
+
+/// A game loaded and replayed: its row, players and rules record.
+#[derive(Debug, Clone)]
+pub struct GameState {
+    pub row: GameRow,
+    pub variant: Variant,
+    pub record: Record,
+    pub white: PlayerRow,
+    pub black: PlayerRow,
+}
+
+impl GameState {
+    /// The player of `color`.
+    #[must_use]
+    pub fn player(&self, color: Color) -> &PlayerRow {
+        match color {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        }
+    }
+
+    /// The colour `player_id` plays, if they play in this game.
+    #[must_use]
+    pub fn color_of(&self, player_id: i64) -> Option<Color> {
+        if self.white.id == player_id {
+            Some(Color::White)
+        } else if self.black.id == player_id {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+
+    /// Whether the game is still being played.
+    #[must_use]
+    pub fn is_active(&self) -> bool {
+        self.row.status == "active"
+    }
+
+    /// The side to move.
+    #[must_use]
+    pub fn turn(&self) -> Color {
+        self.record.position().turn()
+    }
+
+    /// The player to move, while the game is on.
+    #[must_use]
+    pub fn to_move(&self) -> Option<&PlayerRow> {
+        self.is_active().then(|| self.player(self.turn()))
+    }
+
+    /// The move number shown to players: one per pair of plies, starting at 1.
+    #[must_use]
+    pub fn move_number(&self) -> i64 {
+        self.row.ply / 2 + 1
+    }
+
+    /// The result as words, such as `1-0, White (alice) wins by checkmate`.
+    #[must_use]
+    pub fn result_text(&self) -> Option<String> {
+        let reason = self.row.end_reason.as_deref()?;
+        let reason = reason_words(reason);
+        Some(match self.row.result.as_deref() {
+            Some("1-0") => format!("1-0, {} wins by {reason}", self.side_label(Color::White)),
+            Some("0-1") => format!("0-1, {} wins by {reason}", self.side_label(Color::Black)),
+            Some(score) => format!("{score}, drawn by {reason}"),
+            None => format!("aborted by {reason}").replace("aborted by abort", "aborted"),
+        })
+    }
+
+    /// `White (alice)`, with the game's own side names (Chak's Green).
+    #[must_use]
+    pub fn side_label(&self, color: Color) -> String {
+        format!(
+            "{} ({})",
+            self.variant.side_name(color),
+            self.player(color).display_name
+        )
+    }
+
+    /// A one-line summary.
+    #[must_use]
+    pub fn summary(&self) -> GameSummary {
+        GameSummary {
+            id: self.row.id,
+            variant: self.variant,
+            white: self.white.display_name.clone(),
+            black: self.black.display_name.clone(),
+            to_move: self.to_move().map(|p| p.display_name.clone()),
+            result: self.result_text(),
+        }
+    }
+}
+
+/// The stored words of an end reason, read back for replies.
+fn reason_words(stored: &str) -> &str {
+    match stored {
+        "checkmate" => "checkmate",
+        "stalemate" => "stalemate",
+        "altar" => "altar mate",
+        "repetition" => "threefold repetition",
+        "fifty_moves" => "the fifty-move rule",
+        "blocked" => "blockade",
+        "attrition" => "attrition",
+        "mutual_check" => "mutual check",
+        "agreement" => "agreement",
+        "resignation" => "resignation",
+        "timeout" => "time running out",
+        "aborted" => "abort",
+        other => other,
+    }
+}
+
+/// How an end reason is stored.
+#[must_use]
+pub fn reason_key(reason: EndReason) -> &'static str {
+    match reason {
+        EndReason::Checkmate => "checkmate",
+        EndReason::Stalemate => "stalemate",
+        EndReason::Altar => "altar",
+        EndReason::Repetition => "repetition",
+        EndReason::FiftyMoves => "fifty_moves",
+        EndReason::Blocked => "blocked",
+        EndReason::Attrition => "attrition",
+        EndReason::MutualCheck => "mutual_check",
+        EndReason::Agreement => "agreement",
+        EndReason::Resignation => "resignation",
+        EndReason::Timeout => "timeout",
+        EndReason::Aborted => "aborted",
+    }
+}
+
+/// The platform-independent game service over one database.
+#[derive(Debug, Clone)]
+pub struct Service {
+    store: Store,
+    clock: Arc<dyn Clock>,
+}
+
+impl Service {
+    /// A service over `store` telling time by `clock`.
+    #[must_use]
+    pub fn new(store: Store, clock: Arc<dyn Clock>) -> Service {
+        Service { store, clock }
+    }
+
+    /// The database.
+    #[must_use]
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// The current time.
+    #[must_use]
+    pub fn now(&self) -> i64 {
+        self.clock.now()
+    }
+
+    /// The stored player for a chat account, created on first sight.
+    ///
+    /// # Errors
+    /// [`ServiceError::Internal`] when the database fails.
+    pub async fn player(&self, user: &User) -> Result<PlayerRow, ServiceError> {
+        Ok(self
+            .store
+            .player(&user.platform, &user.id, &user.name, self.now())
+            .await?)
+    }
+
+    /// Records a chat event as handled; `false` when it already was (a duplicate delivery).
+    ///
+    /// # Errors
+    /// [`ServiceError::Internal`] when the database fails.
+    pub async fn first_delivery(
+        &self,
+        platform: &str,
+        event_id: &str,
+    ) -> Result<bool, ServiceError> {
+        Ok(self
+            .store
+            .claim_event(platform, event_id, self.now())
+            .await?)
+    }
+
+    /// Loads a game and replays it from its start position, checking the stored position.
+    ///
+    /// # Errors
+    /// [`ServiceError::NoSuchGame`], or `Internal` when the stored game does not replay.
+    pub async fn load(&self, id: i64) -> Result<GameState, ServiceError> {
+        let row = self
+            .store
+            .game(id)
+            .await?
+            .ok_or(ServiceError::NoSuchGame(id))?;
+        self.replay(row).await
+    }
+
+    async fn replay(&self, row: GameRow) -> Result<GameState, ServiceError> {
+        let variant = Variant::from_name(&row.game_key).ok_or_else(|| {
+            internal(&format!(
+                "game #{} has unknown game {}",
+                row.id, row.game_key
+            ))
+        })?;
+        let start = VariantPosition::from_text(variant, &row.start_position)
+            .map_err(|e| internal(&format!("game #{} start: {e}", row.id)))?;
+        let moves = self.store.moves(row.id).await?;
+        let texts: Vec<&str> = moves.iter().map(|m| m.text.as_str()).collect();
+        let record = Record::replay(start, &texts)
+            .map_err(|e| internal(&format!("game #{}: {e}", row.id)))?;
+        if record.moves().len() as i64 != row.ply || record.position().to_text() != row.position {
+            return Err(internal(&format!(
+                "game #{} does not match its moves",
+                row.id
+            )));
+        }
+        let player = |id: i64| async move {
+            self.store
+                .player_by_id(id)
+                .await?
+                .ok_or_else(|| internal(&format!("player {id} is missing")))
+        };
+        let white = player(row.white_id).await?;
+        let black = player(row.black_id).await?;
+        Ok(GameState {
+            row,
+            variant,
+            record,
+            white,
+            black,
+        })
+    }
+
+    async fn summarise_challenge(
+        &self,
+        row: ChallengeRow,
+    ) -> Result<ChallengeSummary, ServiceError> {
+        let variant = Variant::from_name(&row.game_key)
+            .ok_or_else(|| internal(&format!("challenge #{} has unknown game", row.id)))?;
+        let challenger = self
+            .store
+            .player_by_id(row.challenger_id)
+            .await?
+            .ok_or_else(|| internal(&"challenger missing"))?;
+        let challenged = match row.challenged_id {
+            Some(id) => self.store.player_by_id(id).await?,
+            None => None,
+        };
+        Ok(ChallengeSummary {
+            id: row.id,
+            variant,
+            challenger,
+            challenged,
+            days_per_move: row.days_per_move,
+            color: ColorChoice::from_key(&row.color),
+            expires_at: row.expires_at,
+            status: row.status,
+        })
+    }
+}

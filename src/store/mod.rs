@@ -1,0 +1,681 @@
+//! The game database: SQLite through sqlx. The only module with SQL.
+//!
+//! A game is stored as its start position plus its move list; `games.position` and `games.ply`
+//! cache the replayed state. A move is one transaction whose update of the game is guarded by
+//! the ply the mover saw, so two racing moves give one applied move and one [`StoreError::Conflict`].
+
+use std::path::Path;
+use std::time::Duration;
+
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{FromRow, SqlitePool};
+
+/// A failure of the database.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// Another write changed the row first (a lost race): the caller should reload and retry
+    /// or tell the user.
+    #[error("the game changed while this was being done")]
+    Conflict,
+    /// SQLite or the connection failed.
+    #[error("database error: {0}")]
+    Database(#[from] sqlx::Error),
+    /// The migrations could not be applied.
+    #[error("database migration failed: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+}
+
+type Result<T> = std::result::Result<T, StoreError>;
+
+/// A player: one account on one platform.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, FromRow)]
+pub struct PlayerRow {
+    /// The database id.
+    pub id: i64,
+    /// `console`, `discord` or `matrix`.
+    pub platform: String,
+    /// The platform's id of the account.
+    pub platform_id: String,
+    /// The name shown in replies.
+    pub display_name: String,
+}
+
+/// A player's settings.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, FromRow)]
+pub struct SettingsRow {
+    /// Whether the player is mentioned when it is their turn.
+    pub turn_pings: bool,
+    /// How the player likes boards turned: `mine`, `mover`, `white` or `black`.
+    pub viewpoint: String,
+}
+
+/// A game as stored.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, FromRow)]
+pub struct GameRow {
+    pub id: i64,
+    pub platform: String,
+    pub channel: String,
+    pub game_key: String,
+    pub start_position: String,
+    pub white_id: i64,
+    pub black_id: i64,
+    pub days_per_move: i64,
+    pub ply: i64,
+    pub position: String,
+    pub status: String,
+    pub result: Option<String>,
+    pub end_reason: Option<String>,
+    pub draw_offer: Option<String>,
+    pub deadline: Option<i64>,
+    pub rematch_of: Option<i64>,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub finished_at: Option<i64>,
+}
+
+/// One stored move.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, FromRow)]
+pub struct MoveRow {
+    pub ply: i64,
+    pub text: String,
+    pub player_id: Option<i64>,
+    pub played_at: i64,
+}
+
+/// A challenge as stored.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, FromRow)]
+pub struct ChallengeRow {
+    pub id: i64,
+    pub platform: String,
+    pub channel: String,
+    pub challenger_id: i64,
+    pub challenged_id: Option<i64>,
+    pub game_key: String,
+    pub days_per_move: i64,
+    pub color: String,
+    pub status: String,
+    pub game_id: Option<i64>,
+    pub created_at: i64,
+    pub expires_at: i64,
+}
+
+/// A new challenge.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct NewChallenge<'a> {
+    pub platform: &'a str,
+    pub channel: &'a str,
+    pub challenger_id: i64,
+    pub challenged_id: Option<i64>,
+    pub game_key: &'a str,
+    pub days_per_move: i64,
+    pub color: &'a str,
+    pub now: i64,
+    pub expires_at: i64,
+}
+
+/// A new game.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct NewGame<'a> {
+    pub platform: &'a str,
+    pub channel: &'a str,
+    pub game_key: &'a str,
+    pub start_position: &'a str,
+    pub white_id: i64,
+    pub black_id: i64,
+    pub days_per_move: i64,
+    pub deadline: i64,
+    pub rematch_of: Option<i64>,
+    pub now: i64,
+}
+
+/// One or more moves to append to a game in one transaction (a move, and a pass the product
+/// plays right after it for a player who cannot move).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct AppendMoves<'a> {
+    pub game_id: i64,
+    /// The ply the mover saw; the write fails with [`StoreError::Conflict`] if it changed.
+    pub expected_ply: i64,
+    /// The moves in order, each with the player who made it (`None` for an automatic pass).
+    pub moves: &'a [(String, Option<i64>)],
+    /// The position after the moves.
+    pub position: &'a str,
+    /// The new deadline, or `None` when the game ended.
+    pub deadline: Option<i64>,
+    /// The result and reason when the moves ended the game.
+    pub finish: Option<(&'a str, &'a str)>,
+    /// The mover's colour (`white` or `black`): their own standing draw offer stays, the
+    /// opponent's is declined by the move.
+    pub mover: &'a str,
+    pub now: i64,
+}
+
+/// The game database.
+#[derive(Debug, Clone)]
+pub struct Store {
+    pool: SqlitePool,
+}
+
+impl Store {
+    /// Opens (creating if missing) the database file at `path` and applies the migrations.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the file cannot be opened or migrated.
+    pub async fn open(path: &Path) -> Result<Store> {
+        let options = SqliteConnectOptions::new()
+            .filename(path)
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Normal)
+            .foreign_keys(true)
+            .busy_timeout(Duration::from_secs(10));
+        Store::connect(options).await
+    }
+
+    async fn connect(options: SqliteConnectOptions) -> Result<Store> {
+        let pool = SqlitePoolOptions::new()
+            .max_connections(4)
+            .connect_with(options)
+            .await?;
+        sqlx::migrate!("./migrations").run(&pool).await?;
+        Ok(Store { pool })
+    }
+
+    /// Closes every connection (checkpointing the WAL).
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+
+    /// SQLite's own consistency check: `ok` when the file is sound.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the query fails.
+    pub async fn integrity_check(&self) -> Result<String> {
+        Ok(sqlx::query_scalar("PRAGMA integrity_check")
+            .fetch_one(&self.pool)
+            .await?)
+    }
+
+    /// The player with this platform id, created or renamed to `display_name` as needed.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database fails.
+    pub async fn player(
+        &self,
+        platform: &str,
+        platform_id: &str,
+        display_name: &str,
+        now: i64,
+    ) -> Result<PlayerRow> {
+        Ok(sqlx::query_as(
+            "INSERT INTO players (platform, platform_id, display_name, created_at) \
+             VALUES (?1, ?2, ?3, ?4) \
+             ON CONFLICT (platform, platform_id) DO UPDATE SET display_name = excluded.display_name \
+             RETURNING id, platform, platform_id, display_name",
+        )
+        .bind(platform)
+        .bind(platform_id)
+        .bind(display_name)
+        .bind(now)
+        .fetch_one(&self.pool)
+        .await?)
+    }
+
+    /// The player with this database id.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database fails.
+    pub async fn player_by_id(&self, id: i64) -> Result<Option<PlayerRow>> {
+        Ok(sqlx::query_as(
+            "SELECT id, platform, platform_id, display_name FROM players WHERE id = ?1",
+        )
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?)
+    }
+
+    /// The player with this platform id, if known.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database fails.
+    pub async fn player_by_platform_id(
+        &self,
+        platform: &str,
+        platform_id: &str,
+    ) -> Result<Option<PlayerRow>> {
+        Ok(sqlx::query_as(
+            "SELECT id, platform, platform_id, display_name FROM players \
+             WHERE platform = ?1 AND platform_id = ?2",
+        )
+        .bind(platform)
+        .bind(platform_id)
+        .fetch_optional(&self.pool)
+        .await?)
+    }
+
+    /// A player's settings (the defaults when never changed).
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database fails.
+    pub async fn settings(&self, player_id: i64) -> Result<SettingsRow> {
+        let row: Option<SettingsRow> =
+            sqlx::query_as("SELECT turn_pings, viewpoint FROM settings WHERE player_id = ?1")
+                .bind(player_id)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(row.unwrap_or(SettingsRow {
+            turn_pings: true,
+            viewpoint: String::from("mine"),
+        }))
+    }
+
+    /// Stores a player's settings.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database fails.
+    pub async fn set_settings(&self, player_id: i64, settings: &SettingsRow) -> Result<()> {
+        sqlx::query(
+            "INSERT INTO settings (player_id, turn_pings, viewpoint) VALUES (?1, ?2, ?3) \
+             ON CONFLICT (player_id) DO UPDATE SET turn_pings = excluded.turn_pings, \
+             viewpoint = excluded.viewpoint",
+        )
+        .bind(player_id)
+        .bind(settings.turn_pings)
+        .bind(&settings.viewpoint)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Records a platform event as processed. `false` when it was already: the same chat
+    /// event delivered twice is acted on once.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database fails.
+    pub async fn claim_event(&self, platform: &str, event_id: &str, now: i64) -> Result<bool> {
+        let done = sqlx::query(
+            "INSERT INTO events (platform, event_id, received_at) VALUES (?1, ?2, ?3) \
+             ON CONFLICT DO NOTHING",
+        )
+        .bind(platform)
+        .bind(event_id)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Creates a challenge and returns it.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database fails.
+    pub async fn create_challenge(&self, new: &NewChallenge<'_>) -> Result<ChallengeRow> {
+        Ok(sqlx::query_as(
+            "INSERT INTO challenges (platform, channel, challenger_id, challenged_id, game_key, \
+             days_per_move, color, status, created_at, expires_at) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'open', ?8, ?9) RETURNING *",
+        )
+        .bind(new.platform)
+        .bind(new.channel)
+        .bind(new.challenger_id)
+        .bind(new.challenged_id)
+        .bind(new.game_key)
+        .bind(new.days_per_move)
+        .bind(new.color)
+        .bind(new.now)
+        .bind(new.expires_at)
+        .fetch_one(&self.pool)
+        .await?)
+    }
+
+    /// The challenge with this id.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database fails.
+    pub async fn challenge(&self, id: i64) -> Result<Option<ChallengeRow>> {
+        Ok(sqlx::query_as("SELECT * FROM challenges WHERE id = ?1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?)
+    }
+
+    /// Open challenges in a channel that involve `player_id` (made by them, to them, or open
+    /// to anyone), newest first.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database fails.
+    pub async fn open_challenges(
+        &self,
+        platform: &str,
+        channel: &str,
+        player_id: i64,
+    ) -> Result<Vec<ChallengeRow>> {
+        Ok(sqlx::query_as(
+            "SELECT * FROM challenges WHERE platform = ?1 AND channel = ?2 AND status = 'open' \
+             AND (challenger_id = ?3 OR challenged_id = ?3 OR challenged_id IS NULL) \
+             ORDER BY id DESC",
+        )
+        .bind(platform)
+        .bind(channel)
+        .bind(player_id)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// Closes an open challenge with `status` (`declined`, `cancelled`). `false` when it was
+    /// no longer open.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database fails.
+    pub async fn close_challenge(&self, id: i64, status: &str) -> Result<bool> {
+        let done =
+            sqlx::query("UPDATE challenges SET status = ?2 WHERE id = ?1 AND status = 'open'")
+                .bind(id)
+                .bind(status)
+                .execute(&self.pool)
+                .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Accepts an open challenge by creating its game, in one transaction. Two people
+    /// accepting at once: one gets the game, the other [`StoreError::Conflict`].
+    ///
+    /// # Errors
+    /// [`StoreError::Conflict`] when the challenge is no longer open.
+    pub async fn accept_challenge(&self, challenge_id: i64, game: &NewGame<'_>) -> Result<GameRow> {
+        let mut tx = self.pool.begin().await?;
+        let game_row = insert_game(&mut tx, game).await?;
+        let done = sqlx::query(
+            "UPDATE challenges SET status = 'accepted', game_id = ?2 \
+             WHERE id = ?1 AND status = 'open'",
+        )
+        .bind(challenge_id)
+        .bind(game_row.id)
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() != 1 {
+            return Err(StoreError::Conflict);
+        }
+        tx.commit().await?;
+        Ok(game_row)
+    }
+
+    /// Creates a game directly (a rematch).
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database fails.
+    pub async fn create_game(&self, game: &NewGame<'_>) -> Result<GameRow> {
+        let mut tx = self.pool.begin().await?;
+        let row = insert_game(&mut tx, game).await?;
+        tx.commit().await?;
+        Ok(row)
+    }
+
+    /// The game with this id.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database fails.
+    pub async fn game(&self, id: i64) -> Result<Option<GameRow>> {
+        Ok(sqlx::query_as("SELECT * FROM games WHERE id = ?1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?)
+    }
+
+    /// The moves of a game in order.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database fails.
+    pub async fn moves(&self, game_id: i64) -> Result<Vec<MoveRow>> {
+        Ok(sqlx::query_as(
+            "SELECT ply, text, player_id, played_at FROM moves WHERE game_id = ?1 ORDER BY ply",
+        )
+        .bind(game_id)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// A player's games on a platform, active ones first then the latest finished, at most
+    /// `limit`.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database fails.
+    pub async fn games_of(&self, player_id: i64, limit: i64) -> Result<Vec<GameRow>> {
+        Ok(sqlx::query_as(
+            "SELECT * FROM games WHERE white_id = ?1 OR black_id = ?1 \
+             ORDER BY status = 'active' DESC, updated_at DESC, id DESC LIMIT ?2",
+        )
+        .bind(player_id)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// A player's active games in one channel.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database fails.
+    pub async fn active_games_in(
+        &self,
+        platform: &str,
+        channel: &str,
+        player_id: i64,
+    ) -> Result<Vec<GameRow>> {
+        Ok(sqlx::query_as(
+            "SELECT * FROM games WHERE platform = ?1 AND channel = ?2 \
+             AND status = 'active' AND (white_id = ?3 OR black_id = ?3) ORDER BY id",
+        )
+        .bind(platform)
+        .bind(channel)
+        .bind(player_id)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// The games of a channel, active ones first, at most `limit`.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database fails.
+    pub async fn games_in_channel(
+        &self,
+        platform: &str,
+        channel: &str,
+        limit: i64,
+    ) -> Result<Vec<GameRow>> {
+        Ok(sqlx::query_as(
+            "SELECT * FROM games WHERE platform = ?1 AND channel = ?2 \
+             ORDER BY status = 'active' DESC, updated_at DESC, id DESC LIMIT ?3",
+        )
+        .bind(platform)
+        .bind(channel)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// Appends moves to a game in one transaction, guarded by the ply the mover saw.
+    ///
+    /// # Errors
+    /// [`StoreError::Conflict`] when the game moved on (or ended) in the meantime.
+    pub async fn append_moves(&self, append: &AppendMoves<'_>) -> Result<()> {
+        let mut tx = self.pool.begin().await?;
+        let new_ply = append.expected_ply + append.moves.len() as i64;
+        let (status, result, reason, finished_at) = match append.finish {
+            Some((result, reason)) => ("finished", Some(result), Some(reason), Some(append.now)),
+            None => ("active", None, None, None),
+        };
+        let done = sqlx::query(
+            "UPDATE games SET ply = ?3, position = ?4, deadline = ?5, status = ?6, result = ?7, \
+             end_reason = ?8, finished_at = ?9, updated_at = ?10, \
+             draw_offer = CASE WHEN draw_offer = ?11 THEN draw_offer END \
+             WHERE id = ?1 AND ply = ?2 AND status = 'active'",
+        )
+        .bind(append.game_id)
+        .bind(append.expected_ply)
+        .bind(new_ply)
+        .bind(append.position)
+        .bind(append.deadline)
+        .bind(status)
+        .bind(result)
+        .bind(reason)
+        .bind(finished_at)
+        .bind(append.now)
+        .bind(append.mover)
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() != 1 {
+            return Err(StoreError::Conflict);
+        }
+        for (index, (text, player)) in append.moves.iter().enumerate() {
+            sqlx::query(
+                "INSERT INTO moves (game_id, ply, text, player_id, played_at) \
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )
+            .bind(append.game_id)
+            .bind(append.expected_ply + index as i64 + 1)
+            .bind(text)
+            .bind(player)
+            .bind(append.now)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Ends an active game off the board (resignation, agreement, claim, timeout, abort),
+    /// guarded by the ply the caller saw. An aborted game has no result.
+    ///
+    /// # Errors
+    /// [`StoreError::Conflict`] when the game moved on or already ended.
+    pub async fn finish_game(
+        &self,
+        game_id: i64,
+        expected_ply: i64,
+        result: Option<&str>,
+        reason: &str,
+        now: i64,
+    ) -> Result<()> {
+        let done = sqlx::query(
+            "UPDATE games SET status = 'finished', result = ?3, end_reason = ?4, \
+             finished_at = ?5, updated_at = ?5, deadline = NULL, draw_offer = NULL \
+             WHERE id = ?1 AND ply = ?2 AND status = 'active'",
+        )
+        .bind(game_id)
+        .bind(expected_ply)
+        .bind(result)
+        .bind(reason)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        if done.rows_affected() == 1 {
+            Ok(())
+        } else {
+            Err(StoreError::Conflict)
+        }
+    }
+
+    /// Sets or clears the standing draw offer of an active game, guarded by the ply.
+    ///
+    /// # Errors
+    /// [`StoreError::Conflict`] when the game moved on or ended.
+    pub async fn set_draw_offer(
+        &self,
+        game_id: i64,
+        expected_ply: i64,
+        offer: Option<&str>,
+        now: i64,
+    ) -> Result<()> {
+        let done = sqlx::query(
+            "UPDATE games SET draw_offer = ?3, updated_at = ?4 \
+             WHERE id = ?1 AND ply = ?2 AND status = 'active'",
+        )
+        .bind(game_id)
+        .bind(expected_ply)
+        .bind(offer)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        if done.rows_affected() == 1 {
+            Ok(())
+        } else {
+            Err(StoreError::Conflict)
+        }
+    }
+
+    /// Active games whose deadline is at or before `until`, soonest first.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database fails.
+    pub async fn games_due(&self, until: i64) -> Result<Vec<GameRow>> {
+        Ok(sqlx::query_as(
+            "SELECT * FROM games WHERE status = 'active' AND deadline <= ?1 \
+             ORDER BY deadline",
+        )
+        .bind(until)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// Records that a reminder was sent. `false` when it had been already (each reminder goes
+    /// out once, also across restarts).
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database fails.
+    pub async fn claim_reminder(
+        &self,
+        game_id: i64,
+        ply: i64,
+        kind: &str,
+        now: i64,
+    ) -> Result<bool> {
+        let done = sqlx::query(
+            "INSERT INTO reminders (game_id, ply, kind, sent_at) VALUES (?1, ?2, ?3, ?4) \
+             ON CONFLICT DO NOTHING",
+        )
+        .bind(game_id)
+        .bind(ply)
+        .bind(kind)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// The open challenges whose time ran out before `now`, marked expired in one step.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database fails.
+    pub async fn expire_challenges(&self, now: i64) -> Result<Vec<ChallengeRow>> {
+        Ok(sqlx::query_as(
+            "UPDATE challenges SET status = 'expired' WHERE status = 'open' AND expires_at <= ?1 \
+             RETURNING *",
+        )
+        .bind(now)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+}
+
+async fn insert_game(
+    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    game: &NewGame<'_>,
+) -> Result<GameRow> {
+    Ok(sqlx::query_as(
+        "INSERT INTO games (platform, channel, game_key, start_position, white_id, black_id, \
+         days_per_move, ply, position, status, deadline, rematch_of, created_at, updated_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0, ?4, 'active', ?8, ?9, ?10, ?10) \
+         RETURNING *",
+    )
+    .bind(game.platform)
+    .bind(game.channel)
+    .bind(game.game_key)
+    .bind(game.start_position)
+    .bind(game.white_id)
+    .bind(game.black_id)
+    .bind(game.days_per_move)
+    .bind(game.deadline)
+    .bind(game.rematch_of)
+    .bind(game.now)
+    .fetch_one(&mut **tx)
+    .await?)
+}
