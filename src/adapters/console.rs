@@ -95,14 +95,7 @@ pub async fn run(
                     output.write_all(help.as_bytes()).await?;
                     continue;
                 };
-                let incoming = Incoming {
-                    place: Place::new(PLATFORM, &parsed.channel),
-                    user: user(&parsed.name),
-                    mentions: mentions(&parsed.text),
-                    text: parsed.text,
-                    event_id: None,
-                    addressed: true,
-                };
+                let incoming = incoming(&parsed);
                 for reply in chat::handle(service, &incoming).await {
                     print(&mut output, boards, &reply, Some(&incoming.user), None).await?;
                 }
@@ -136,6 +129,18 @@ async fn clocks(
     Ok(())
 }
 
+/// How the console shows a reply: `pigeon: text`, `pigeon (to alice): text` for a private
+/// reply, `pigeon [#den]: text` for a notice in another channel.
+#[must_use]
+pub fn format_reply(reply: &Reply, asker: Option<&User>, channel: Option<&str>) -> String {
+    let who = match (reply.private, asker, channel) {
+        (true, Some(user), _) => format!("pigeon (to {})", user.name),
+        (_, _, Some(channel)) if channel != DEFAULT_CHANNEL => format!("pigeon [#{channel}]"),
+        _ => String::from("pigeon"),
+    };
+    format!("{who}: {}\n", reply.plain())
+}
+
 async fn print(
     output: &mut (impl AsyncWrite + Unpin),
     boards: &Path,
@@ -143,12 +148,7 @@ async fn print(
     asker: Option<&User>,
     channel: Option<&str>,
 ) -> std::io::Result<()> {
-    let who = match (reply.private, asker, channel) {
-        (true, Some(user), _) => format!("pigeon (to {})", user.name),
-        (_, _, Some(channel)) if channel != DEFAULT_CHANNEL => format!("pigeon [#{channel}]"),
-        _ => String::from("pigeon"),
-    };
-    let mut text = format!("{who}: {}\n", reply.plain());
+    let mut text = format_reply(reply, asker, channel);
     if let Some(picture) = &reply.picture {
         tokio::fs::create_dir_all(boards).await?;
         let path: PathBuf = boards.join(&picture.name);
@@ -156,6 +156,19 @@ async fn print(
         text.push_str(&format!("  board: {}\n", path.display()));
     }
     output.write_all(text.as_bytes()).await
+}
+
+/// The message a console line stands for.
+#[must_use]
+pub fn incoming(line: &Line) -> Incoming {
+    Incoming {
+        place: Place::new(PLATFORM, &line.channel),
+        user: user(&line.name),
+        mentions: mentions(&line.text),
+        text: line.text.clone(),
+        event_id: None,
+        addressed: true,
+    }
 }
 
 #[cfg(test)]

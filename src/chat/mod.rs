@@ -84,6 +84,9 @@ async fn bare_move(service: &Service, incoming: &Incoming, text: &str) -> Vec<Re
     match result {
         Ok(done) => move_replies(service, &done).await,
         Err(error) if incoming.addressed => match error {
+            ServiceError::NoGame | ServiceError::NotYourTurnAnywhere if move_shaped(text) => {
+                vec![error_reply(&error)]
+            }
             ServiceError::Move {
                 error: MoveError::Syntax { .. },
                 ..
@@ -110,6 +113,11 @@ async fn bare_move(service: &Service, incoming: &Incoming, text: &str) -> Vec<Re
         ) => Vec::new(),
         Err(other) => vec![error_reply(&other)],
     }
+}
+
+/// Whether a text has the shape of a move in some game: it names a square or passes.
+fn move_shaped(text: &str) -> bool {
+    text.eq_ignore_ascii_case("pass") || text.chars().any(|c| c.is_ascii_digit())
 }
 
 fn error_reply(error: &ServiceError) -> Reply {

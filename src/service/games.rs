@@ -476,7 +476,10 @@ impl Service {
         let awaiting: Vec<&GameRow> = rows.iter().filter(|row| awaits(row, me.id)).collect();
         match (awaiting.as_slice(), rows.as_slice()) {
             ([row], _) => self.replay((*row).clone()).await,
-            ([], []) => Err(ServiceError::NoGame),
+            ([], []) => match self.latest_game_here(place, me).await? {
+                Some(state) => active(state),
+                None => Err(ServiceError::NoGame),
+            },
             ([], [row]) => {
                 let state = self.replay(row.clone()).await?;
                 let to_move = state.player(state.turn()).display_name.clone();
@@ -543,17 +546,27 @@ impl Service {
             .await?;
         match rows.as_slice() {
             [row] => self.replay(row.clone()).await,
-            [] => {
-                let recent = self.store.games_of(me.id, 50).await?;
-                let here = recent
-                    .into_iter()
-                    .find(|row| row.platform == place.platform && row.channel == place.channel);
-                match here {
-                    Some(row) => self.replay(row).await,
-                    None => Err(ServiceError::NoGame),
-                }
-            }
+            [] => self
+                .latest_game_here(place, &me)
+                .await?
+                .ok_or(ServiceError::NoGame),
             _ => Err(self.which_game(&rows, "board #ID").await),
+        }
+    }
+
+    /// The user's most recent game in this channel, finished or not.
+    async fn latest_game_here(
+        &self,
+        place: &Place,
+        me: &PlayerRow,
+    ) -> Result<Option<GameState>, ServiceError> {
+        let recent = self.store.games_of(me.id, 50).await?;
+        let here = recent
+            .into_iter()
+            .find(|row| row.platform == place.platform && row.channel == place.channel);
+        match here {
+            Some(row) => Ok(Some(self.replay(row).await?)),
+            None => Ok(None),
         }
     }
 

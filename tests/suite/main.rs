@@ -6,3 +6,4 @@
 mod chak;
 mod cli;
 mod common;
+mod transcripts;

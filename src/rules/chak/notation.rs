@@ -242,7 +242,12 @@ pub fn display(position: &Chak, mv: RawMove) -> String {
     let same_rank = rivals.iter().any(|o| rank_of(usize::from(o.from)) == rank);
     let file_char = char::from(b'a' + file as u8);
     let rank_text = (rank + 1).to_string();
-    if !rivals.is_empty() || (kind == Kind::Pawn && capture) {
+    if kind == Kind::Pawn && !capture && !rivals.is_empty() {
+        // `ed3` would read as a capture: a sideways pawn step that needs telling apart is
+        // written with both squares.
+        text.push_str(&name(mv.from));
+        text.push('-');
+    } else if !rivals.is_empty() || (kind == Kind::Pawn && capture) {
         if !same_file {
             text.push(file_char);
         } else if !same_rank {

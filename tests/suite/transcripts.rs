@@ -1,0 +1,128 @@
+//! Conversations through the chat layer and the service on a real SQLite file with a clock
+//! that moves only when told. A transcript is a text file in `tests/data/transcripts/`:
+//!
+//! - `name: text` or `#channel name: text`: a console line; its replies become the output;
+//! - `? text`: the output contains `text`; `! text`: it does not;
+//! - `@advance 2d 3h 5m`: moves the clock; `@tick`: runs the clocks (notices become the output);
+//! - `@restart`: closes the database and opens it again, as a process restart would;
+//! - `//` starts a comment.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use pigeon::adapters::console;
+use pigeon::chat;
+use pigeon::service::{DAY, HOUR, ManualClock, Service};
+use pigeon::store::Store;
+
+use crate::common::read_data;
+
+/// 2026-01-01 09:00 UTC: transcripts see fixed dates.
+pub const START: i64 = 1_767_258_000;
+
+pub async fn open(db: &Path, clock: &ManualClock) -> Service {
+    let store = Store::open(db).await.expect("the database opens");
+    Service::new(store, Arc::new(clock.clone()))
+}
+
+fn duration(words: &str) -> i64 {
+    words
+        .split_whitespace()
+        .map(|word| {
+            let (number, unit) = word.split_at(word.len() - 1);
+            let number: i64 = number.parse().expect("a number before the unit");
+            number
+                * match unit {
+                    "d" => DAY,
+                    "h" => HOUR,
+                    "m" => 60,
+                    "s" => 1,
+                    other => panic!("unknown unit {other}"),
+                }
+        })
+        .sum()
+}
+
+/// Runs one transcript; panics with the line and the output when an expectation fails.
+pub async fn run(name: &str) {
+    let script = read_data(&format!("transcripts/{name}.txt"));
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let db = dir.path().join("pigeon.db");
+    let clock = ManualClock::new(START);
+    let mut service = open(&db, &clock).await;
+    let mut output = String::new();
+    for (index, raw) in script.lines().enumerate() {
+        let line = raw.trim();
+        let at = || {
+            format!(
+                "{name}.txt line {}: {line}\n--- output ---\n{output}",
+                index + 1
+            )
+        };
+        if line.is_empty() || line.starts_with("//") {
+            continue;
+        }
+        if let Some(expected) = line.strip_prefix("? ") {
+            assert!(
+                output.contains(expected),
+                "expected {expected:?} at {}",
+                at()
+            );
+        } else if let Some(unexpected) = line.strip_prefix("! ") {
+            assert!(
+                !output.contains(unexpected),
+                "unexpected {unexpected:?} at {}",
+                at()
+            );
+        } else if let Some(words) = line.strip_prefix("@advance ") {
+            clock.advance(duration(words));
+        } else if line == "@tick" {
+            output.clear();
+            for notice in service.tick().await.expect("the clocks run") {
+                let (place, reply) = chat::notice_reply(&notice);
+                output.push_str(&console::format_reply(&reply, None, Some(&place.channel)));
+            }
+        } else if line == "@restart" {
+            service.store().close().await;
+            service = open(&db, &clock).await;
+        } else {
+            let parsed = console::parse_line(line).unwrap_or_else(|| panic!("bad line {}", at()));
+            let incoming = console::incoming(&parsed);
+            output.clear();
+            for reply in chat::handle(&service, &incoming).await {
+                output.push_str(&console::format_reply(&reply, Some(&incoming.user), None));
+            }
+        }
+    }
+    service.store().close().await;
+}
+
+#[tokio::test]
+async fn a_chak_game_from_challenge_to_the_end() {
+    run("chak_game").await;
+}
+
+#[tokio::test]
+async fn challenges_open_named_declined_cancelled_expired() {
+    run("challenges").await;
+}
+
+#[tokio::test]
+async fn draws_resignation_abort_and_rematch() {
+    run("endings").await;
+}
+
+#[tokio::test]
+async fn several_games_in_one_channel() {
+    run("several_games").await;
+}
+
+#[tokio::test]
+async fn clocks_remind_once_and_end_games_on_time_across_restarts() {
+    run("clocks").await;
+}
+
+#[tokio::test]
+async fn help_rules_settings_and_unknown_commands() {
+    run("help").await;
+}
