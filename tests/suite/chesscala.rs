@@ -168,3 +168,242 @@ fn every_vector_lists_the_reference_turns_and_results() {
         failures.join("\n")
     );
 }
+
+#[derive(Debug, Deserialize)]
+struct PerftPosition {
+    name: String,
+    position: String,
+    perft: std::collections::BTreeMap<String, u64>,
+}
+
+#[derive(Debug, Deserialize)]
+struct PerftFile {
+    positions: Vec<PerftPosition>,
+}
+
+fn perft_positions() -> Vec<PerftPosition> {
+    serde_json::from_str::<PerftFile>(&read_data("chesscala-perft.json"))
+        .expect("the perft file")
+        .positions
+}
+
+/// Perft of the hand-made positions (movement rules, independent of the reconstructed setup).
+#[test]
+fn hand_made_positions_have_the_reference_perft() {
+    for p in perft_positions().iter().filter(|p| p.name != "start") {
+        let position = pos(&p.position);
+        for (depth, &expected) in &p.perft {
+            let depth: u32 = depth.parse().expect("a depth");
+            assert_eq!(position.perft(depth), expected, "{} depth {depth}", p.name);
+        }
+    }
+}
+
+/// Tests that depend on the reconstructed standard setup of §3.2.
+mod start {
+    use super::*;
+
+    #[test]
+    fn start_text_is_the_reconstruction() {
+        let start = Chesscala::start();
+        assert_eq!(start.to_text(), perft_positions()[0].position);
+        assert_eq!(start.to_text(), pigeon::rules::chesscala::START);
+    }
+
+    #[test]
+    fn start_perft_to_depth_3() {
+        let start = Chesscala::start();
+        assert_eq!(start.perft(1), 33);
+        assert_eq!(start.perft(2), 1_551);
+        assert_eq!(start.perft(3), 200_046);
+    }
+
+    /// T8: the 33 opening turns of §3.7.
+    #[test]
+    fn t8_reconstructed_opening_has_33_turns() {
+        let texts = turn_texts(&Chesscala::start());
+        assert_eq!(texts.len(), 33);
+        for origin in ["a1", "a2", "c1", "c2"] {
+            assert!(!texts.iter().any(|t| t.starts_with(origin)), "{origin}");
+        }
+        for turn in [
+            "Kd1-c1", "Kf1-e1", "Pb2-b4", "Pd2-d4", "Pf2-f4", "b2>PP", "e2>PP",
+        ] {
+            assert!(texts.contains(&turn.to_owned()), "{turn}");
+        }
+        // e1's drops skip the full f1 stack and go to f2, f3, f4.
+        let after = play_text(&Chesscala::start(), "e1>QRB").to_text();
+        assert!(
+            after.contains("/-,-,-,-,-,B/-,-,-,-,-,R/PP,PP,PP,PP,PP,QPP/"),
+            "{after}"
+        );
+    }
+
+    #[test]
+    #[ignore = "release only: 81 million turns"]
+    fn start_perft_depth_4() {
+        assert_eq!(Chesscala::start().perft(4), 81_132_160);
+    }
+
+    #[test]
+    fn start_divide_at_depth_4_matches_per_first_turn() {
+        // Only the cheapest first turns, to keep debug runs short.
+        let start = Chesscala::start();
+        let file: serde_json::Value =
+            serde_json::from_str(&read_data("chesscala-perft.json")).expect("json");
+        let divide = &file["positions"][0]["divide4"];
+        for turn in ["Kd1-c1", "Pb2-b4"] {
+            let expected = divide[turn].as_u64().expect("a count");
+            assert_eq!(play_text(&start, turn).perft(3), expected, "{turn}");
+        }
+    }
+}
+
+/// The hand-made position of the perft file with this name.
+fn hand(name: &str) -> Chesscala {
+    let p = perft_positions()
+        .into_iter()
+        .find(|p| p.name == name)
+        .expect("a hand-made position");
+    pos(&p.position)
+}
+
+/// The stack on `square` in a position text, as written there.
+fn cell(p: &Chesscala, square: &str) -> String {
+    let text = p.to_text();
+    let board = text.split(' ').next().expect("a board field");
+    let file = usize::from(square.as_bytes()[0] - b'a');
+    let rank = usize::from(square.as_bytes()[1] - b'1');
+    board
+        .split('/')
+        .nth(7 - rank)
+        .expect("a row")
+        .split(',')
+        .nth(file)
+        .expect("a cell")
+        .to_owned()
+}
+
+mod worked_examples {
+    use super::*;
+
+    #[test]
+    fn t1_sowing_orders() {
+        let p = hand("hand:T1");
+        let sowings: Vec<String> = turn_texts(&p)
+            .into_iter()
+            .filter(|t| t.starts_with("b2>"))
+            .collect();
+        assert_eq!(sowings.len(), 6);
+        let after = play_text(&p, "b2>NBP");
+        assert_eq!(
+            [cell(&after, "b3"), cell(&after, "b4"), cell(&after, "b5")],
+            ["N", "B", "P"]
+        );
+        assert_eq!(cell(&after, "b2"), "-");
+    }
+
+    #[test]
+    fn t2_wrap_and_promotion() {
+        let p = hand("hand:T2");
+        let after = play_text(&p, "b7>PQR");
+        assert_eq!(
+            [cell(&after, "b8"), cell(&after, "a8"), cell(&after, "a7")],
+            ["M", "Q", "R"]
+        );
+        let after = play_text(&p, "b7>QPR");
+        assert_eq!(cell(&after, "a8"), "M");
+        // Sown through the last rank without being placed on it: no promotion.
+        let after = play_text(&p, "b7>QRP");
+        assert_eq!(
+            [cell(&after, "b8"), cell(&after, "a8"), cell(&after, "a7")],
+            ["Q", "R", "P"]
+        );
+    }
+
+    #[test]
+    fn t3_promotion_skip_and_multiple_check() {
+        let p = hand("hand:T3");
+        let after = play_text(&p, "b5>RQPB");
+        assert_eq!(
+            [
+                cell(&after, "b6"),
+                cell(&after, "b7"),
+                cell(&after, "b8"),
+                cell(&after, "a8"),
+                cell(&after, "a7")
+            ],
+            ["R", "Q", "Mn", "krnp", "B"]
+        );
+        assert_eq!(after.checks(Color::Black), 2);
+        // Capturing the Queen and sowing the Man away (into a6, past the full a8) escapes.
+        let escaped = play_text(&after, "b8>nM pa8xb7=Q");
+        assert_eq!(cell(&escaped, "a6"), "M");
+        assert_eq!(escaped.checks(Color::Black), 0);
+        assert_eq!(escaped.outcome(), None);
+    }
+
+    #[test]
+    fn t4_bomb_in_its_stack_and_after_being_sown() {
+        let p = hand("hand:T4");
+        let texts = turn_texts(&p);
+        let captures: BTreeSet<&str> = texts
+            .iter()
+            .filter_map(|t| t.split(' ').next())
+            .filter(|m| m.contains('x'))
+            .collect();
+        assert_eq!(captures, BTreeSet::from(["Od3xd3=b"]));
+        for turn in ["d3>PbO Od6xd6=n", "d3>PbO Od6xd6=r", "d3>bPO Od6xd6=n"] {
+            assert!(texts.contains(&turn.to_owned()), "{turn}");
+        }
+    }
+
+    #[test]
+    fn t5_hammer_captures() {
+        let p = hand("hand:T5");
+        let hammer: BTreeSet<String> = turn_texts(&p)
+            .iter()
+            .flat_map(|t| t.split(' ').map(str::to_owned).collect::<Vec<_>>())
+            .filter(|m| m.starts_with("He1x"))
+            .collect();
+        let expected = [
+            "He1xc3=b@d2",
+            "He1xc3=n@d2",
+            "He1xf3=q@f2",
+            "He1xa3=r@b3",
+            "He1xa3=p@b3",
+        ];
+        assert_eq!(hammer, expected.iter().map(|s| (*s).to_owned()).collect());
+        assert!(turn_texts(&p).iter().any(|t| t.starts_with("Qe1xe2=b")));
+        // With c2 controlled by Black, the double-knight capture is gone.
+        let blocked = pos(&p
+            .to_text()
+            .replace("-,-,-,-,b,-/-,-,-,K,HQ,K", "-,-,n,-,b,-/-,-,-,K,HQ,K"));
+        assert!(!turn_texts(&blocked).iter().any(|t| t.contains("He1xa3")));
+    }
+
+    #[test]
+    fn t6_king_stays_when_its_stack_is_sown() {
+        let p = hand("hand:T6");
+        let after = play_text(&p, "d1>NP");
+        assert_eq!(
+            [cell(&after, "d1"), cell(&after, "d2"), cell(&after, "d3")],
+            ["K", "N", "P"]
+        );
+        assert!(turn_texts(&p).contains(&"d1>PN".to_owned()));
+    }
+
+    #[test]
+    fn t7_capture_then_sow() {
+        let p = hand("hand:T7");
+        let mut child = p.clone();
+        // After the capture alone the new stack {Q p} is tied, so White may sow it.
+        let after = play_text(&p, "Qb3xb6=r b6>Qp");
+        assert_eq!(
+            [cell(&after, "b6"), cell(&after, "b7"), cell(&after, "b8")],
+            ["-", "Q", "p"]
+        );
+        child = play_text(&child, "Qb3xb6=r b6>pQ");
+        assert_eq!(cell(&child, "b8"), "Q");
+    }
+}
