@@ -4,9 +4,11 @@
 //! own module, apart from the movement-rule tests.
 
 use std::collections::BTreeSet;
+use std::sync::OnceLock;
 
 use pigeon::rules::chesscala::Chesscala;
-use pigeon::rules::{Color, Position};
+use pigeon::rules::{Color, MoveError, Position};
+use proptest::prelude::*;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
@@ -40,11 +42,14 @@ struct Vector {
     after: Option<String>,
 }
 
-fn vectors() -> Vec<Vector> {
-    read_data("chesscala-vectors.jsonl")
-        .lines()
-        .map(|line| serde_json::from_str(line).expect("a vector line"))
-        .collect()
+fn vectors() -> &'static [Vector] {
+    static VECTORS: OnceLock<Vec<Vector>> = OnceLock::new();
+    VECTORS.get_or_init(|| {
+        read_data("chesscala-vectors.jsonl")
+            .lines()
+            .map(|line| serde_json::from_str(line).expect("a vector line"))
+            .collect()
+    })
 }
 
 fn pos(text: &str) -> Chesscala {
@@ -396,14 +401,285 @@ mod worked_examples {
     #[test]
     fn t7_capture_then_sow() {
         let p = hand("hand:T7");
-        let mut child = p.clone();
         // After the capture alone the new stack {Q p} is tied, so White may sow it.
         let after = play_text(&p, "Qb3xb6=r b6>Qp");
         assert_eq!(
             [cell(&after, "b6"), cell(&after, "b7"), cell(&after, "b8")],
             ["-", "Q", "p"]
         );
-        child = play_text(&child, "Qb3xb6=r b6>pQ");
-        assert_eq!(cell(&child, "b8"), "Q");
+        let thrown = play_text(&p, "Qb3xb6=r b6>pQ");
+        assert_eq!(cell(&thrown, "b8"), "Q");
+    }
+}
+
+mod chat {
+    use super::*;
+
+    fn parsed(p: &Chesscala, input: &str) -> String {
+        let turn = p
+            .parse_move(input)
+            .unwrap_or_else(|e| panic!("{input}: {e}"));
+        p.move_text(&turn)
+    }
+
+    #[test]
+    fn sowings_in_several_spellings() {
+        let start = Chesscala::start();
+        for input in [
+            "sow b1 R B N",
+            "b1 RBN",
+            "b1>rbn",
+            "b1>RBN",
+            "B1 rbn",
+            "  sow b1 > R B N  ",
+        ] {
+            assert_eq!(parsed(&start, input), "b1>RBN", "{input}");
+        }
+        assert_eq!(parsed(&start, "sow b2"), "b2>PP");
+        assert_eq!(parsed(&start, "K c1"), "Kd1-c1");
+        assert_eq!(parsed(&start, "Kd1-c1"), "Kd1-c1");
+        assert_eq!(parsed(&start, "b2-b4"), "Pb2-b4");
+        assert_eq!(parsed(&start, "P b4"), "Pb2-b4");
+    }
+
+    #[test]
+    fn a_stack_alone_lists_its_orders() {
+        let start = Chesscala::start();
+        match start.parse_move("sow e1") {
+            Err(MoveError::Ambiguous { candidates, .. }) => {
+                assert_eq!(candidates.len(), 6);
+                assert!(candidates.contains(&"e1>QRB".to_owned()));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn illegal_sowing_says_what_can_be_sown() {
+        match Chesscala::start().parse_move("a1 QRN") {
+            Err(MoveError::Illegal { hint, .. }) => {
+                assert!(
+                    hint.contains("Stacks you can sow: b1, b2, d1, d2, e1, e2, f1, f2"),
+                    "{hint}"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_first_part_alone_gives_the_completions() {
+        let p = hand("hand:T7");
+        match p.parse_move("Qxb6") {
+            Err(MoveError::Ambiguous { candidates, .. }) => {
+                assert!(
+                    candidates.contains(&"Qb3xb6=r b6>Qp".to_owned()),
+                    "{candidates:?}"
+                );
+                assert!(
+                    candidates.iter().all(|c| c.starts_with("Qb3xb6=")),
+                    "{candidates:?}"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        for input in [
+            "Qxb6 then b6 Qp",
+            "Qxb6, b6>Qp",
+            "Qb3xb6=r b6>Qp",
+            "q x b6 = r; sow b6 Q p",
+        ] {
+            assert_eq!(parsed(&p, input), "Qb3xb6=r b6>Qp", "{input}");
+        }
+    }
+
+    #[test]
+    fn two_part_turns_under_multiple_check() {
+        let p = play_text(&hand("hand:T3"), "b5>RQPB");
+        assert_eq!(parsed(&p, "b8>nM pa8xb7=Q"), "b8>nM pa8xb7=Q");
+        assert_eq!(parsed(&p, "b8 nM, pxb7"), "b8>nM pa8xb7=Q");
+        assert_eq!(parsed(&p, "ra8xb8=M rb8xb7=Q"), "ra8xb8=M rb8xb7=Q");
+    }
+
+    #[test]
+    fn hammer_and_bomb_captures() {
+        let p = hand("hand:T5");
+        assert!(matches!(
+            p.parse_move("Hxa3"),
+            Err(MoveError::Ambiguous { .. })
+        ));
+        let p = hand("hand:T4");
+        // The Bomb's capture still needs a sowing, so alone it asks for the completion.
+        assert!(matches!(
+            p.parse_move("Oxd3"),
+            Err(MoveError::Ambiguous { .. })
+        ));
+        assert_eq!(parsed(&p, "Oxd3, d3 PO"), "Od3xd3=b d3>PO");
+        assert_eq!(parsed(&p, "d3 PbO, Oxd6=n"), "d3>PbO Od6xd6=n");
+    }
+
+    #[test]
+    fn unreadable_text_is_a_syntax_error() {
+        let start = Chesscala::start();
+        for input in ["", "hello", "b9", "z1", "b1 RBN, b2 PP, d2 PP", "Q=", "a10"] {
+            assert!(
+                matches!(start.parse_move(input), Err(MoveError::Syntax { .. })),
+                "{input}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_finished_game_takes_no_turn() {
+        let over = vectors()
+            .iter()
+            .find(|v| v.status.result != "*")
+            .expect("a finished game");
+        assert_eq!(
+            pos(&over.position).parse_move("pass"),
+            Err(MoveError::GameOver)
+        );
+    }
+
+    #[test]
+    fn pass_is_played_for_the_player() {
+        let v = vectors()
+            .iter()
+            .find(|v| v.turns.contains(&"pass".to_owned()))
+            .expect("a pass");
+        let p = pos(&v.position);
+        let passes = p.legal_moves().into_iter().filter(|t| p.is_pass(t)).count();
+        assert_eq!(passes, 1);
+        assert_eq!(parsed(&p, "pass"), "pass");
+    }
+}
+
+/// The position after a sequence of random choices among the legal turns.
+fn random_game(start: &Chesscala, choices: &[u16]) -> Vec<Chesscala> {
+    let mut line = vec![start.clone()];
+    for &choice in choices {
+        let p = line.last().expect("a position");
+        let turns = p.legal_moves();
+        if turns.is_empty() {
+            break;
+        }
+        line.push(p.play(&turns[usize::from(choice) % turns.len()]));
+    }
+    line
+}
+
+fn pieces_on_board(p: &Chesscala) -> usize {
+    p.board_view()
+        .cells
+        .iter()
+        .map(|c| match c {
+            pigeon::rules::Cell::Pieces(v) => v.len(),
+            _ => 0,
+        })
+        .sum()
+}
+
+/// A random starting point: the start position or one of the vectors.
+fn any_start() -> impl Strategy<Value = Chesscala> {
+    (0..=vectors().len()).prop_map(|i| match i.checked_sub(1) {
+        None => Chesscala::start(),
+        Some(i) => pos(&vectors()[i].position),
+    })
+}
+
+/// Maps a square name under the half-turn: a<->f, 1<->8.
+fn rotate_square(file: u8, rank: u8) -> [char; 2] {
+    [
+        char::from(b'a' + b'f' - file),
+        char::from(b'1' + b'8' - rank),
+    ]
+}
+
+/// A turn text under the half-turn with colours swapped.
+fn rotate_text(text: &str) -> String {
+    if text == "pass" {
+        return text.to_owned();
+    }
+    let bytes = text.as_bytes();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if (b'a'..=b'f').contains(&c) && bytes.get(i + 1).is_some_and(u8::is_ascii_digit) {
+            out.extend(rotate_square(c, bytes[i + 1]));
+            i += 2;
+            continue;
+        }
+        let c = char::from(c);
+        out.push(if c.is_ascii_uppercase() {
+            c.to_ascii_lowercase()
+        } else if "khoqrbnmp".contains(c) {
+            c.to_ascii_uppercase()
+        } else {
+            c
+        });
+        i += 1;
+    }
+    out
+}
+
+#[test]
+fn the_half_turn_maps_turns_one_to_one() {
+    for v in vectors().iter().filter(|v| !v.position.contains(" F ")) {
+        let p = pos(&v.position);
+        let rotated = p.rotated();
+        let mut mapped: Vec<String> = turn_texts(&p).iter().map(|t| rotate_text(t)).collect();
+        mapped.sort();
+        assert_eq!(turn_texts(&rotated), mapped, "{}", v.id);
+        assert_eq!(
+            rotated.checks(Color::White),
+            p.checks(Color::Black),
+            "{}",
+            v.id
+        );
+        assert_eq!(rotated.rotated(), p, "{}", v.id);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn random_games_keep_pieces_stacks_and_texts(start in any_start(), choices in prop::collection::vec(any::<u16>(), 0..8)) {
+        let total = pieces_on_board(&start) + usize::from(start.losses(Color::White)) + usize::from(start.losses(Color::Black));
+        for p in random_game(&start, &choices) {
+            let losses = usize::from(p.losses(Color::White)) + usize::from(p.losses(Color::Black));
+            prop_assert_eq!(pieces_on_board(&p) + losses, total);
+            for cell in p.board_view().cells {
+                if let pigeon::rules::Cell::Pieces(v) = cell {
+                    prop_assert!((1..=4).contains(&v.len()));
+                }
+            }
+            prop_assert_eq!(&Chesscala::from_text(&p.to_text()).expect("own text"), &p);
+            prop_assert_eq!(p.count_turns(), p.legal_moves().len() as u64);
+        }
+    }
+
+    #[test]
+    fn turn_texts_and_display_texts_parse_back(start in any_start(), choices in prop::collection::vec(any::<u16>(), 0..4), picks in prop::collection::vec(any::<u16>(), 1..6)) {
+        let line = random_game(&start, &choices);
+        let p = line.last().expect("a position");
+        let turns = p.legal_moves();
+        if !turns.is_empty() {
+            for pick in picks {
+                let turn = turns[usize::from(pick) % turns.len()];
+                prop_assert_eq!(p.parse_move(&p.move_text(&turn)), Ok(turn));
+                prop_assert_eq!(p.parse_move(&p.display_move(&turn)), Ok(turn));
+            }
+        }
+    }
+
+    #[test]
+    fn arbitrary_text_never_panics(text in "\\PC{0,40}", chatty in "[a-fA-Fkhoqrbnmpx1-9>=@,; -]{0,24}") {
+        let start = Chesscala::start();
+        let _ = start.parse_move(&text);
+        let _ = start.parse_move(&chatty);
+        let _ = Chesscala::from_text(&text);
+        let _ = Chesscala::from_text(&chatty);
     }
 }
