@@ -80,8 +80,48 @@ pub const fn rank(sq: u8) -> u8 {
     sq / FILES
 }
 
+/// No square: off the board in a step table.
+const OFF: u8 = u8::MAX;
+
+/// The square one step in each of [`DIRECTIONS`] from each square ([`OFF`] off the board).
+const STEPS: [[u8; SQUARES]; 8] = step_table(&DIRECTIONS);
+/// The square a knight's leap along each of [`KNIGHT_VECTORS`] away from each square.
+const LEAPS: [[u8; SQUARES]; 8] = step_table(&KNIGHT_VECTORS);
+
+const fn step_table(vectors: &[(i8, i8); 8]) -> [[u8; SQUARES]; 8] {
+    let mut table = [[OFF; SQUARES]; 8];
+    let mut v = 0;
+    while v < 8 {
+        let mut sq = 0;
+        while sq < SQUARES {
+            if let Some(to) = offset_slow(sq as u8, vectors[v].0, vectors[v].1) {
+                table[v][sq] = to;
+            }
+            sq += 1;
+        }
+        v += 1;
+    }
+    table
+}
+
+/// The square one step from `sq` in direction `dir` (an index into [`DIRECTIONS`]).
+pub fn step(sq: u8, dir: usize) -> Option<u8> {
+    let to = STEPS[dir][usize::from(sq)];
+    (to != OFF).then_some(to)
+}
+
+/// The square a knight's leap `leap` (an index into [`KNIGHT_VECTORS`]) away from `sq`.
+pub fn leap(sq: u8, leap: usize) -> Option<u8> {
+    let to = LEAPS[leap][usize::from(sq)];
+    (to != OFF).then_some(to)
+}
+
 /// The square `df` files and `dr` ranks away from `sq`, if it is on the board.
 pub const fn offset(sq: u8, df: i8, dr: i8) -> Option<u8> {
+    offset_slow(sq, df, dr)
+}
+
+const fn offset_slow(sq: u8, df: i8, dr: i8) -> Option<u8> {
     let f = file(sq) as i8 + df;
     let r = rank(sq) as i8 + dr;
     if f < 0 || f >= FILES as i8 || r < 0 || r >= RANKS as i8 {
@@ -101,9 +141,24 @@ pub const fn mancala(sq: u8) -> u8 {
     file(sq) / 2
 }
 
+/// The next square of the square's circuit (see [`next_square`]).
+pub const fn next(sq: u8) -> u8 {
+    NEXT[sq as usize]
+}
+
+const NEXT: [u8; SQUARES] = {
+    let mut table = [0; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        table[sq] = next_square(sq as u8);
+        sq += 1;
+    }
+    table
+};
+
 /// The next square of the square's circuit: up the right-hand file, across at rank 8, down the
 /// left-hand file, across at rank 1 (§3.2).
-pub const fn next(sq: u8) -> u8 {
+const fn next_square(sq: u8) -> u8 {
     let (f, r) = (file(sq), rank(sq));
     if f % 2 == 1 {
         if r < RANKS - 1 { sq + FILES } else { sq - 1 }
@@ -201,19 +256,15 @@ impl Stack {
         self.0.contains(&code)
     }
 
-    /// How many pieces of `color` the stack holds, kings included.
-    pub fn count_color(&self, color: Color) -> u8 {
-        let range = match color {
-            Color::White => 1..=9,
-            Color::Black => 10..=18,
-        };
-        self.0.iter().map(|p| u8::from(range.contains(p))).sum()
-    }
-
     /// Whether `color` controls the stack: at least as many pieces as the opponent (CC-A3:
     /// kings count). An empty square is controlled by both.
     pub fn controlled_by(&self, color: Color) -> bool {
-        self.count_color(color) >= self.count_color(color.other())
+        let white: i8 = self.0.iter().map(|&p| i8::from(p != 0 && p <= 9)).sum();
+        let black: i8 = self.0.iter().map(|&p| i8::from(p > 9)).sum();
+        match color {
+            Color::White => white >= black,
+            Color::Black => black >= white,
+        }
     }
 
     /// The distinct non-king pieces of `color` in the stack (what a capture may take).
@@ -248,6 +299,19 @@ impl Stack {
             self.0.copy_within(i + 1.., i);
             self.0[FULL - 1] = 0;
         }
+    }
+
+    /// The non-king pieces (sorted) and their number: what a sowing lifts.
+    pub fn non_kings(&self) -> ([u8; FULL], usize) {
+        let mut lifted = [0; FULL];
+        let mut n = 0;
+        for &p in &self.0 {
+            if p != 0 && kind_of(p) != KING {
+                lifted[n] = p;
+                n += 1;
+            }
+        }
+        (lifted, n)
     }
 
     /// Splits the stack into its kings (which stay) and the sorted non-king pieces (lifted by a

@@ -81,9 +81,9 @@ impl Chesscala {
     /// The number of legal turns, counted without listing them.
     #[must_use]
     pub fn count_turns(&self) -> u64 {
-        let mut count = Count(0);
+        let mut count = Count::default();
         self.generate(&mut count);
-        count.0
+        count.total
     }
 
     /// The board turned half round with the colours swapped (White's pieces become Black's on

@@ -93,6 +93,16 @@ pub trait Sink {
         for_each_order(group, |mv| self.turn(Turn::after(prefix, mv)));
     }
 
+    /// Every sowing move of `child`, the position after `capture` in `parent`; returns whether
+    /// there was any.
+    fn sowings_after_capture(&mut self, parent: &Chesscala, child: &Chesscala, capture: Mv) -> bool
+    where
+        Self: Sized,
+    {
+        let _ = parent;
+        child.sowing_moves(capture, self, false)
+    }
+
     /// Every CC-T2 turn: an order of `group` (which lifts an own Bomb), then a sown Bomb
     /// capturing in its landing stack. `pos` is the position before the sowing.
     fn bomb_followups(&mut self, pos: &Chesscala, group: &Group) {
@@ -173,15 +183,64 @@ impl Sink for Collect {
 }
 
 /// Counts the turns without building them.
-pub struct Count(pub u64);
+#[derive(Default)]
+pub struct Count {
+    pub total: u64,
+    /// The side to move's sowing orders in the position being counted: the generator hands
+    /// them over (without a prefix) before any capture.
+    orders_here: u64,
+}
 
 impl Sink for Count {
     fn turn(&mut self, _: Turn) {
-        self.0 += 1;
+        self.total += 1;
     }
 
-    fn sowing(&mut self, _: Mv, group: &Group) {
-        self.0 += orders(&group.pieces[..group.n]);
+    fn sowings_after_capture(
+        &mut self,
+        parent: &Chesscala,
+        child: &Chesscala,
+        capture: Mv,
+    ) -> bool {
+        let Mv::Capture {
+            from,
+            target,
+            landing,
+            ..
+        } = capture
+        else {
+            return child.sowing_moves(capture, self, false);
+        };
+        // A capture changes the stacks on its three squares only. Unless it also changes which
+        // squares are full (and so where, or whether, other stacks' drops fall), the other
+        // stacks keep their sowing orders.
+        let changed = [from, target, landing];
+        if changed
+            .iter()
+            .any(|&sq| parent.stack(sq).is_full() != child.stack(sq).is_full())
+        {
+            let before = self.total;
+            child.sowing_moves(capture, self, false);
+            return self.total > before;
+        }
+        let mut orders = self.orders_here;
+        for (i, &sq) in changed.iter().enumerate() {
+            if !changed[..i].contains(&sq) {
+                orders = orders + child.orders_at(sq) - parent.orders_at(sq);
+            }
+        }
+        let mut singles = 0;
+        child.single_sowing_moves(|_| singles += 1);
+        self.total += orders + singles;
+        orders + singles > 0
+    }
+
+    fn sowing(&mut self, prefix: Mv, group: &Group) {
+        let n = orders(&group.pieces[..group.n]);
+        if prefix == Mv::None {
+            self.orders_here += n;
+        }
+        self.total += n;
     }
 
     fn bomb_followups(&mut self, pos: &Chesscala, group: &Group) {
@@ -200,7 +259,7 @@ impl Sink for Count {
             .iter()
             .map(|&d| pos.board[usize::from(d)].capturable(enemy).count() as u64)
             .sum();
-        self.0 += orders(&rest[..group.n - 1]) * choices;
+        self.total += orders(&rest[..group.n - 1]) * choices;
     }
 }
 
@@ -241,7 +300,7 @@ impl Chesscala {
         self.captures(|capture| {
             let mut child = self.clone();
             child.apply(capture);
-            if !child.sowing_moves(capture, sink, false) {
+            if !sink.sowings_after_capture(self, &child, capture) {
                 // CC-T5: no sowing is due when none exists after the capture.
                 sink.turn(Turn::one(capture));
             }
@@ -266,30 +325,38 @@ impl Chesscala {
 
     /// The sowing groups the side to move may sow (CC-S1, CC-S2, CC-T3).
     fn sowing_groups(&self, mut f: impl FnMut(Group)) {
-        let me = self.side;
         for from in 0..board::SQUARES as u8 {
-            let stack = self.stack(from);
-            if stack.is_empty() || (self.first && !FIRST_TURN_FILES[usize::from(board::file(from))])
-            {
-                continue;
-            }
-            if !stack.controlled_by(me) {
-                continue;
-            }
-            let mut rest = *stack;
-            let (pieces, n) = rest.lift();
-            if n == 0 {
-                continue;
-            }
-            if let Some(drops) = self.drops(from, n) {
-                f(Group {
-                    from,
-                    pieces,
-                    n,
-                    drops,
-                });
+            if let Some(group) = self.group_at(from) {
+                f(group);
             }
         }
+    }
+
+    /// The sowing of the stack on `from`, if the side to move may sow it.
+    fn group_at(&self, from: u8) -> Option<Group> {
+        let stack = self.stack(from);
+        if stack.is_empty()
+            || (self.first && !FIRST_TURN_FILES[usize::from(board::file(from))])
+            || !stack.controlled_by(self.side)
+        {
+            return None;
+        }
+        let (pieces, n) = stack.non_kings();
+        if n == 0 {
+            return None;
+        }
+        let drops = self.drops(from, n)?;
+        Some(Group {
+            from,
+            pieces,
+            n,
+            drops,
+        })
+    }
+
+    /// The number of sowing orders of the stack on `from` (0 if it cannot be sown).
+    fn orders_at(&self, from: u8) -> u64 {
+        self.group_at(from).map_or(0, |g| orders(&g.pieces[..g.n]))
     }
 
     /// The first `n` non-full squares after `from` on its circuit, or `None` when the drops
@@ -315,7 +382,12 @@ impl Chesscala {
     fn single_sowing_moves(&self, mut f: impl FnMut(Mv)) {
         let me = self.side;
         let king = code(me, KING);
-        for from in 0..board::SQUARES as u8 {
+        // Kings step only between the squares of their own fields.
+        let fields = match me {
+            Color::White => [2, 3, 4, 5],
+            Color::Black => [42, 43, 44, 45],
+        };
+        for from in fields {
             if !self.stack(from).has(king) {
                 continue;
             }
@@ -398,19 +470,19 @@ impl Chesscala {
                 match kind_of(piece) {
                     QUEEN | ROOK | BISHOP => {
                         let dirs = match kind_of(piece) {
-                            QUEEN => &DIRECTIONS[..],
-                            ROOK => &DIRECTIONS[..4],
-                            _ => &DIRECTIONS[4..],
+                            QUEEN => 0..8,
+                            ROOK => 0..4,
+                            _ => 4..8,
                         };
-                        for &(df, dr) in dirs {
-                            if let Some((target, _)) = self.ray(from, df, dr) {
+                        for dir in dirs {
+                            if let Some((target, _)) = self.ray(from, dir) {
                                 emit(target, target);
                             }
                         }
                     }
                     KNIGHT => {
-                        for &(df, dr) in &KNIGHT_VECTORS {
-                            if let Some(target) = offset(from, df, dr) {
+                        for v in 0..8 {
+                            if let Some(target) = board::leap(from, v) {
                                 emit(target, target);
                             }
                         }
@@ -424,8 +496,8 @@ impl Chesscala {
                         }
                     }
                     MAN => {
-                        for &(df, dr) in &DIRECTIONS {
-                            if let Some(target) = offset(from, df, dr) {
+                        for dir in 0..8 {
+                            if let Some(target) = board::step(from, dir) {
                                 emit(target, target);
                             }
                         }
@@ -445,12 +517,12 @@ impl Chesscala {
         }
     }
 
-    /// The first occupied square from `from` in direction (df, dr) and its distance.
-    fn ray(&self, from: u8, df: i8, dr: i8) -> Option<(u8, u8)> {
+    /// The first occupied square from `from` in direction `dir` and its distance.
+    fn ray(&self, from: u8, dir: usize) -> Option<(u8, u8)> {
         let mut sq = from;
         let mut dist = 0;
         loop {
-            sq = offset(sq, df, dr)?;
+            sq = board::step(sq, dir)?;
             dist += 1;
             if !self.stack(sq).is_empty() {
                 return Some((sq, dist));
@@ -461,8 +533,8 @@ impl Chesscala {
     /// The Hammer's capture geometries (CC-C6..C8) from `from` for `me`: (target, landing).
     /// Whether the target holds an enemy piece is up to the caller.
     fn hammer_targets(&self, from: u8, me: Color, mut f: impl FnMut(u8, u8)) {
-        for &(df, dr) in &DIRECTIONS {
-            if let Some((target, dist)) = self.ray(from, df, dr)
+        for (dir, &(df, dr)) in DIRECTIONS.iter().enumerate() {
+            if let Some((target, dist)) = self.ray(from, dir)
                 && dist >= 2
             {
                 let landing =
@@ -631,8 +703,8 @@ impl Chesscala {
         let count = |sq: u8, kind: u8| u32::from(self.stack(sq).count(code(enemy, kind)));
         let mut n = 0;
         let forward: i8 = if enemy == Color::White { 1 } else { -1 };
-        for (i, &(df, dr)) in DIRECTIONS.iter().enumerate() {
-            let Some((sq, dist)) = self.ray(ks, df, dr) else {
+        for (i, &(_, dr)) in DIRECTIONS.iter().enumerate() {
+            let Some((sq, dist)) = self.ray(ks, i) else {
                 continue;
             };
             n += count(sq, QUEEN) + count(sq, if i < 4 { ROOK } else { BISHOP });
