@@ -185,6 +185,14 @@ pub const fn field_partner(color: Color, sq: u8) -> Option<u8> {
     }
 }
 
+/// The four squares of `color`'s King's fields, the only squares its kings may stand on.
+pub const fn fields(color: Color) -> [u8; 4] {
+    match color {
+        Color::White => [2, 3, 4, 5],
+        Color::Black => [42, 43, 44, 45],
+    }
+}
+
 /// The start square of `color`'s double-move pawn in `mancala` (White b2 d2 f2, Black a7 c7 e7).
 pub const fn double_start(color: Color, mancala: u8) -> u8 {
     match color {

@@ -93,14 +93,14 @@ pub trait Sink {
         for_each_order(group, |mv| self.turn(Turn::after(prefix, mv)));
     }
 
-    /// Every sowing move of `child`, the position after `capture` in `parent`; returns whether
-    /// there was any.
-    fn sowings_after_capture(&mut self, parent: &Chesscala, child: &Chesscala, capture: Mv) -> bool
+    /// Every sowing move of `child`, the position after the move `first` in `parent`, as the
+    /// turn's second move; returns whether there was any.
+    fn sowings_after(&mut self, parent: &Chesscala, child: &Chesscala, first: Mv) -> bool
     where
         Self: Sized,
     {
         let _ = parent;
-        child.sowing_moves(capture, self, false)
+        child.sowing_moves(first, self, false)
     }
 
     /// Every CC-T2 turn: an order of `group` (which lifts an own Bomb), then a sown Bomb
@@ -183,12 +183,26 @@ impl Sink for Collect {
 }
 
 /// Counts the turns without building them.
-#[derive(Default)]
 pub struct Count {
     pub total: u64,
     /// The side to move's sowing orders in the position being counted: the generator hands
     /// them over (without a prefix) before any capture.
     orders_here: u64,
+    /// The same per origin square.
+    orders_from: [u64; board::SQUARES],
+    /// Whether every circuit has five non-full squares in the position being counted.
+    roomy_here: Option<bool>,
+}
+
+impl Default for Count {
+    fn default() -> Count {
+        Count {
+            total: 0,
+            orders_here: 0,
+            orders_from: [0; board::SQUARES],
+            roomy_here: None,
+        }
+    }
 }
 
 impl Sink for Count {
@@ -196,37 +210,25 @@ impl Sink for Count {
         self.total += 1;
     }
 
-    fn sowings_after_capture(
-        &mut self,
-        parent: &Chesscala,
-        child: &Chesscala,
-        capture: Mv,
-    ) -> bool {
-        let Mv::Capture {
-            from,
-            target,
-            landing,
-            ..
-        } = capture
-        else {
-            return child.sowing_moves(capture, self, false);
-        };
-        // A capture changes the stacks on its three squares only. Unless it also changes which
-        // squares are full (and so where, or whether, other stacks' drops fall), the other
-        // stacks keep their sowing orders.
-        let changed = [from, target, landing];
-        if changed
+    fn sowings_after(&mut self, parent: &Chesscala, child: &Chesscala, first: Mv) -> bool {
+        // A move changes the stacks on a few squares only. The other stacks keep their sowing
+        // orders unless a change of fullness decides whether their drops still fit, which it
+        // cannot while every circuit keeps five non-full squares (a sowing needs at most four).
+        let (changed, n) = changed_squares(parent, first);
+        let changed = &changed[..n];
+        let roomy = *self.roomy_here.get_or_insert_with(|| parent.roomy());
+        let fullness_changed = changed
             .iter()
-            .any(|&sq| parent.stack(sq).is_full() != child.stack(sq).is_full())
-        {
+            .any(|&sq| parent.stack(sq).is_full() != child.stack(sq).is_full());
+        if !roomy || (fullness_changed && !child.roomy()) {
             let before = self.total;
-            child.sowing_moves(capture, self, false);
+            child.sowing_moves(first, self, false);
             return self.total > before;
         }
         let mut orders = self.orders_here;
         for (i, &sq) in changed.iter().enumerate() {
             if !changed[..i].contains(&sq) {
-                orders = orders + child.orders_at(sq) - parent.orders_at(sq);
+                orders = orders + child.orders_at(sq) - self.orders_from[usize::from(sq)];
             }
         }
         let mut singles = 0;
@@ -239,6 +241,7 @@ impl Sink for Count {
         let n = orders(&group.pieces[..group.n]);
         if prefix == Mv::None {
             self.orders_here += n;
+            self.orders_from[usize::from(group.from)] = n;
         }
         self.total += n;
     }
@@ -261,6 +264,37 @@ impl Sink for Count {
             .sum();
         self.total += orders(&rest[..group.n - 1]) * choices;
     }
+}
+
+/// The squares whose stacks `mv` (a move of `pos`'s side to move) changes, and their number.
+fn changed_squares(pos: &Chesscala, mv: Mv) -> ([u8; FULL + 1], usize) {
+    let mut squares = [0; FULL + 1];
+    let n = match mv {
+        Mv::None | Mv::Pass => 0,
+        Mv::Sow { from, n, .. } => {
+            let n = usize::from(n);
+            squares[0] = from;
+            let drops = pos
+                .drops(from, n)
+                .expect("a legal sowing has its drop squares");
+            squares[1..=n].copy_from_slice(&drops[..n]);
+            n + 1
+        }
+        Mv::Step { from, to } | Mv::Double { from, to } => {
+            squares[..2].copy_from_slice(&[from, to]);
+            2
+        }
+        Mv::Capture {
+            from,
+            target,
+            landing,
+            ..
+        } => {
+            squares[..3].copy_from_slice(&[from, target, landing]);
+            3
+        }
+    };
+    (squares, n)
 }
 
 /// Hands every turn to a closure (perft's inner levels, without building a list).
@@ -300,7 +334,7 @@ impl Chesscala {
         self.captures(|capture| {
             let mut child = self.clone();
             child.apply(capture);
-            if !sink.sowings_after_capture(self, &child, capture) {
+            if !sink.sowings_after(self, &child, capture) {
                 // CC-T5: no sowing is due when none exists after the capture.
                 sink.turn(Turn::one(capture));
             }
@@ -317,7 +351,7 @@ impl Chesscala {
             self.each_sowing_move(|sow| {
                 let mut child = self.clone();
                 child.apply(sow);
-                child.sowing_moves(sow, sink, false);
+                sink.sowings_after(self, &child, sow);
                 child.captures(|second| sink.turn(Turn { first: sow, second }));
             });
         }
@@ -354,6 +388,17 @@ impl Chesscala {
         })
     }
 
+    /// Whether every circuit has at least five non-full squares, so that any sowing's drops fit.
+    fn roomy(&self) -> bool {
+        let mut non_full = [0u8; 3];
+        for (sq, stack) in self.board.iter().enumerate() {
+            if !stack.is_full() {
+                non_full[sq % 6 / 2] += 1;
+            }
+        }
+        non_full.iter().all(|&n| n >= 5)
+    }
+
     /// The number of sowing orders of the stack on `from` (0 if it cannot be sown).
     fn orders_at(&self, from: u8) -> u64 {
         self.group_at(from).map_or(0, |g| orders(&g.pieces[..g.n]))
@@ -382,12 +427,7 @@ impl Chesscala {
     fn single_sowing_moves(&self, mut f: impl FnMut(Mv)) {
         let me = self.side;
         let king = code(me, KING);
-        // Kings step only between the squares of their own fields.
-        let fields = match me {
-            Color::White => [2, 3, 4, 5],
-            Color::Black => [42, 43, 44, 45],
-        };
-        for from in fields {
+        for from in board::fields(me) {
             if !self.stack(from).has(king) {
                 continue;
             }
@@ -682,7 +722,7 @@ impl Chesscala {
     pub(super) fn check_pairs(&self, color: Color) -> u32 {
         let king = code(color, KING);
         let mut total = 0;
-        for sq in 0..board::SQUARES as u8 {
+        for sq in board::fields(color) {
             let kings = self.stack(sq).count(king);
             if kings > 0 {
                 total += u32::from(kings) * self.attackers(sq, color.other());
@@ -694,7 +734,8 @@ impl Chesscala {
     /// The squares of kings of `color` that are attacked.
     pub(super) fn checked_king_squares(&self, color: Color) -> impl Iterator<Item = u8> + '_ {
         let king = code(color, KING);
-        (0..board::SQUARES as u8)
+        board::fields(color)
+            .into_iter()
             .filter(move |&sq| self.stack(sq).has(king) && self.attackers(sq, color.other()) > 0)
     }
 

@@ -111,6 +111,18 @@ pub fn parse(text: &str) -> Result<Chesscala, PositionError> {
             "a finished game has nothing pending".into(),
         ));
     }
+    for (sq, stack) in board.iter().enumerate() {
+        for color in Color::ALL {
+            let sq = u8::try_from(sq).expect("48 squares fit a byte");
+            if stack.has(board::code(color, board::KING)) && !board::fields(color).contains(&sq) {
+                return Err(PositionError::Invalid(format!(
+                    "a king stands only in its King's fields (White c1 d1 e1 f1, Black a8 b8 c8 d8), \
+                     not on {}",
+                    board::name(sq)
+                )));
+            }
+        }
+    }
     if first && side != Color::White {
         return Err(PositionError::Invalid("only White has a first turn".into()));
     }
