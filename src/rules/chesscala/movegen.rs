@@ -490,13 +490,34 @@ impl Chesscala {
     pub(super) fn captures(&self, mut f: impl FnMut(Mv)) {
         let me = self.side;
         let enemy = me.other();
-        for from in 0..board::SQUARES as u8 {
+        // The squares holding a capturable enemy piece and the squares holding a piece of the
+        // mover: most geometric targets are rejected by one bit test.
+        let enemy_king = code(enemy, KING);
+        let (mut targets, mut mine) = (0u64, 0u64);
+        for (sq, stack) in self.board.iter().enumerate() {
+            for &p in &stack.0 {
+                if p != 0 && color_of(p) == enemy && p != enemy_king {
+                    targets |= 1 << sq;
+                } else if p != 0 && color_of(p) == me {
+                    mine |= 1 << sq;
+                }
+            }
+        }
+        if targets == 0 {
+            return;
+        }
+        while mine != 0 {
+            let from = mine.trailing_zeros() as u8;
+            mine &= mine - 1;
             let stack = *self.stack(from);
             for (i, &piece) in stack.pieces().iter().enumerate() {
                 if color_of(piece) != me || (i > 0 && stack.0[i - 1] == piece) {
                     continue;
                 }
                 let mut emit = |target: u8, landing: u8| {
+                    if targets & (1 << target) == 0 {
+                        return;
+                    }
                     for captured in self.stack(target).capturable(enemy) {
                         f(Mv::Capture {
                             piece,
