@@ -13,6 +13,8 @@ pub const RANKS: u8 = 8;
 pub const SQUARES: usize = 48;
 /// Pieces a stack can hold; a stack holding this many is full.
 pub const FULL: usize = 4;
+/// Recommendation (CC-A3): kings count towards stack control.
+pub const KINGS_COUNT_FOR_CONTROL: bool = true;
 /// Losses at which a side has lost by attrition (CC-K4).
 pub const ATTRITION_LOSSES: u8 = 12;
 
@@ -267,8 +269,9 @@ impl Stack {
     /// Whether `color` controls the stack: at least as many pieces as the opponent (CC-A3:
     /// kings count). An empty square is controlled by both.
     pub fn controlled_by(&self, color: Color) -> bool {
-        let white: i8 = self.0.iter().map(|&p| i8::from(p != 0 && p <= 9)).sum();
-        let black: i8 = self.0.iter().map(|&p| i8::from(p > 9)).sum();
+        let counts = |p: u8| p != 0 && (KINGS_COUNT_FOR_CONTROL || kind_of(p) != KING);
+        let white: i8 = self.0.iter().map(|&p| i8::from(p <= 9 && counts(p))).sum();
+        let black: i8 = self.0.iter().map(|&p| i8::from(p > 9 && counts(p))).sum();
         match color {
             Color::White => white >= black,
             Color::Black => black >= white,

@@ -13,8 +13,18 @@ use super::board::{
 use super::{Chesscala, GameResult};
 use crate::rules::Color;
 
-/// Files a sowing may start from on White's first turn (CC-T3: b, d, e, f).
+/// Files a sowing may start from on White's first turn (CC-T3: b, d, e, f). Recommendation
+/// (CC-A10): a king step and a double move count as sowing from their file.
 const FIRST_TURN_FILES: [bool; 6] = [false, true, false, true, true, true];
+
+/// Recommendation (CC-T4): the (attacking piece, own king) pairs that make "multiple checks".
+pub const MULTIPLE_CHECKS: u32 = 2;
+
+/// Recommendation (CC-S5, CC-A9): a pawn capturing onto its last rank promotes too.
+const PROMOTE_ON_CAPTURE: bool = true;
+
+/// Recommendation (CC-S4): the double move needs control of the pawn's stack.
+const DOUBLE_MOVE_NEEDS_CONTROL: bool = true;
 
 /// One move of a turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -326,7 +336,7 @@ impl Chesscala {
         if self.result.is_some() {
             return;
         }
-        let multi = self.check_pairs(self.side) >= 2;
+        let multi = self.check_pairs(self.side) >= MULTIPLE_CHECKS;
         // Under multiple checks, S+C covers the CC-T2 Bomb follow-ups as ordinary captures.
         if !self.sowing_moves(Mv::None, sink, !multi) {
             sink.turn(Turn::one(Mv::Pass));
@@ -453,7 +463,7 @@ impl Chesscala {
                 continue;
             }
             if self.stack(from).has(code(me, PAWN))
-                && self.stack(from).controlled_by(me)
+                && (!DOUBLE_MOVE_NEEDS_CONTROL || self.stack(from).controlled_by(me))
                 && !self.stack(to).is_full()
             {
                 f(Mv::Double { from, to });
@@ -657,10 +667,16 @@ impl Chesscala {
                 landing,
             } => {
                 self.board[usize::from(target)].remove(captured);
-                self.losses[me.other().index()] += 1;
+                let lost = &mut self.losses[me.other().index()];
+                *lost = lost.saturating_add(1);
                 if kind_of(piece) != BOMB {
                     self.board[usize::from(from)].remove(piece);
-                    self.board[usize::from(landing)].push(promoted(piece, landing));
+                    let arrived = if PROMOTE_ON_CAPTURE {
+                        promoted(piece, landing)
+                    } else {
+                        piece
+                    };
+                    self.board[usize::from(landing)].push(arrived);
                 }
             }
         }
