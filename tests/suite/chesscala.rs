@@ -641,8 +641,146 @@ fn the_half_turn_maps_turns_one_to_one() {
     }
 }
 
+mod views {
+    use super::*;
+    use pigeon::rules::{Cell, Coord, EndReason, Outcome, PieceView};
+
+    fn sq(name: &str) -> Coord {
+        let b = name.as_bytes();
+        Coord::new(b[0] - b'a', b[1] - b'1')
+    }
+
+    #[test]
+    fn board_view_lists_every_stack_in_text_order() {
+        let view = Chesscala::start().board_view();
+        assert_eq!((view.files, view.ranks, view.cells.len()), (6, 8, 48));
+        let piece = |color, letter| PieceView { color, letter };
+        assert_eq!(
+            view.cell(sq("f1")),
+            &Cell::Pieces(vec![
+                piece(Color::White, 'K'),
+                piece(Color::White, 'H'),
+                piece(Color::White, 'O'),
+                piece(Color::White, 'B')
+            ])
+        );
+        assert_eq!(
+            view.cell(sq("f8")),
+            &Cell::Pieces(vec![
+                piece(Color::Black, 'Q'),
+                piece(Color::Black, 'R'),
+                piece(Color::Black, 'N')
+            ])
+        );
+        assert_eq!(view.cell(sq("c4")), &Cell::Empty);
+    }
+
+    #[test]
+    fn move_marks_show_origins_drops_and_captures() {
+        let start = Chesscala::start();
+        let turn = start.parse_move("b1>RBN").expect("legal");
+        let marks = start.move_marks(&turn);
+        assert_eq!(marks.from, [sq("b1")]);
+        assert_eq!(marks.to, [sq("b2"), sq("b3"), sq("b4")]);
+        assert!(marks.captures.is_empty());
+
+        let p = hand("hand:T7");
+        let marks = p.move_marks(&p.parse_move("Qb3xb6=r b6>Qp").expect("legal"));
+        assert_eq!(marks.from, [sq("b3"), sq("b6")]);
+        assert_eq!(marks.to, [sq("b6"), sq("b7"), sq("b8")]);
+        assert_eq!(marks.captures, [sq("b6")]);
+
+        let p = hand("hand:T5");
+        let hammer = p
+            .legal_moves()
+            .into_iter()
+            .find(|t| p.move_text(t).starts_with("He1xa3=r@b3 "))
+            .expect("a double-knight turn");
+        let marks = p.move_marks(&hammer);
+        assert_eq!(marks.from[0], sq("e1"));
+        assert_eq!(marks.to[0], sq("b3"));
+        assert_eq!(marks.captures, [sq("a3")]);
+    }
+
+    #[test]
+    fn checked_kings_of_both_sides() {
+        let after = play_text(&hand("hand:T3"), "b5>RQPB");
+        assert_eq!(after.checked_kings(), [sq("a8")]);
+        assert!(after.in_check());
+        assert!(Chesscala::start().checked_kings().is_empty());
+    }
+
+    #[test]
+    fn outcomes_come_from_the_result_field() {
+        for v in vectors() {
+            let outcome = pos(&v.position).outcome();
+            let expected = match v.status.result.as_str() {
+                "1-0" => Some(Some(Color::White)),
+                "0-1" => Some(Some(Color::Black)),
+                "1/2-1/2" => Some(None),
+                _ => None,
+            };
+            assert_eq!(outcome.map(|o| o.winner), expected, "{}", v.id);
+            assert!(pos(&v.position).repetition_key().is_none());
+        }
+        // A win against a side with twelve losses is by attrition.
+        let attrition = pos(
+            "k,-,k,-,-,-/-,-,-,-,-,-/-,-,-,-,-,-/-,-,-,-,-,-/-,-,-,-,-,-/-,-,-,-,-,-/-,-,-,-,-,-/-,-,-,K,-,K b - - 3,12 - 1-0",
+        );
+        assert_eq!(
+            attrition.outcome(),
+            Some(Outcome::win(Color::White, EndReason::Attrition))
+        );
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn chat_forms_reach_their_turns(start in any_start(), choices in prop::collection::vec(any::<u16>(), 0..4), pick in any::<u16>()) {
+        let line = random_game(&start, &choices);
+        let p = line.last().expect("a position");
+        let turns = p.legal_moves();
+        if !turns.is_empty() {
+            let turn = turns[usize::from(pick) % turns.len()];
+            let text = p.move_text(&turn);
+            // Spaced-out sowings: `sow b1 R B N`; the parts joined by `then`.
+            let chat: Vec<String> = text
+                .split(' ')
+                .map(|part| match part.split_once('>') {
+                    Some((from, pieces)) => {
+                        let letters: Vec<String> = pieces.chars().map(String::from).collect();
+                        format!("sow {from} {}", letters.join(" "))
+                    }
+                    None => part.to_owned(),
+                })
+                .collect();
+            prop_assert_eq!(p.parse_move(&chat.join(" then ")), Ok(turn));
+            // A first part alone is never played: it is ambiguous with this turn among the
+            // completions, unless it is a whole turn by itself.
+            if let Some((first, _)) = text.split_once(' ') {
+                let alone_is_a_turn = turns.iter().any(|t| p.move_text(t) == first);
+                match p.parse_move(first) {
+                    Err(MoveError::Ambiguous { candidates, .. }) => {
+                        prop_assert!(!alone_is_a_turn);
+                        prop_assert!(candidates.iter().all(|c| c.starts_with(first)) || candidates.iter().any(|c| c.ends_with("more")));
+                    }
+                    Ok(t) => prop_assert!(alone_is_a_turn && p.move_text(&t) == first),
+                    Err(e) => prop_assert!(false, "{first}: {e}"),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_half_turn_maps_random_games(start in any_start(), choices in prop::collection::vec(any::<u16>(), 0..6)) {
+        for p in random_game(&start, &choices).iter().filter(|p| !p.to_text().contains(" F ")) {
+            let mut mapped: Vec<String> = turn_texts(p).iter().map(|t| rotate_text(t)).collect();
+            mapped.sort();
+            prop_assert_eq!(turn_texts(&p.rotated()), mapped);
+        }
+    }
 
     #[test]
     fn random_games_keep_pieces_stacks_and_texts(start in any_start(), choices in prop::collection::vec(any::<u16>(), 0..8)) {
