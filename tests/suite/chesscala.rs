@@ -821,3 +821,20 @@ proptest! {
         let _ = Chesscala::from_text(&chatty);
     }
 }
+
+#[test]
+fn illegal_sowings_say_why() {
+    let start = Chesscala::start();
+    let hint = |p: &Chesscala, input: &str| match p.parse_move(input) {
+        Err(MoveError::Illegal { hint, .. }) => hint,
+        other => panic!("{input}: {other:?}"),
+    };
+    assert!(
+        hint(&start, "a1 QRN")
+            .starts_with("On White's first turn a sowing starts on file b, d, e or f")
+    );
+    assert!(hint(&start, "sow c4").starts_with("There is no stack on c4."));
+    assert!(hint(&start, "b1 RB").starts_with("b1 holds RBN"));
+    assert!(hint(&start, "sow a8").contains("only they may sow it"));
+    assert!(hint(&hand("hand:T1"), "sow d1").starts_with("d1 holds only kings"));
+}

@@ -7,7 +7,7 @@
 
 use super::Chesscala;
 use super::board;
-use super::movegen::{Mv, Turn};
+use super::movegen::{self, Mv, Turn};
 use super::text;
 use crate::rules::{MoveError, Position};
 
@@ -321,10 +321,22 @@ pub fn parse_turn(pos: &Chesscala, input: &str) -> Result<Turn, MoveError> {
     }
     match full.as_slice() {
         [(turn, _)] => Ok(*turn),
-        [] if partial.is_empty() => Err(MoveError::Illegal {
-            input: input.to_owned(),
-            hint: illegal_hint(pos, &turns),
-        }),
+        [] if partial.is_empty() => {
+            let reason = pats
+                .iter()
+                .find_map(|p| match p.squares.as_slice() {
+                    [from] if !p.capture && !p.dash && p.piece.is_none() => {
+                        why_not_sown(pos, *from, &p.letters)
+                    }
+                    _ => None,
+                })
+                .map(|r| format!("{r} "))
+                .unwrap_or_default();
+            Err(MoveError::Illegal {
+                input: input.to_owned(),
+                hint: format!("{reason}{}", illegal_hint(pos, &turns)),
+            })
+        }
         [] => Err(ambiguous(pos, input, &partial)),
         _ => Err(ambiguous(
             pos,
@@ -346,6 +358,30 @@ fn ambiguous(pos: &Chesscala, input: &str, turns: &[Turn]) -> MoveError {
         input: input.to_owned(),
         candidates: texts,
     }
+}
+
+/// Why the stack on `from` cannot be sown (in the order `letters`, if given), if it can't.
+fn why_not_sown(pos: &Chesscala, from: u8, letters: &[char]) -> Option<String> {
+    let name = board::name(from);
+    let stack = &pos.board[usize::from(from)];
+    let (pieces, n) = stack.non_kings();
+    let mine = pos.side;
+    Some(if stack.is_empty() {
+        format!("There is no stack on {name}.")
+    } else if n == 0 {
+        format!("{name} holds only kings, and kings are never sown.")
+    } else if !stack.controlled_by(mine) {
+        format!("{name} has more pieces of your opponent's than of yours, so only they may sow it.")
+    } else if !movegen::may_start_on(pos, from) {
+        format!("On White's first turn a sowing starts on file b, d, e or f, not on {name}.")
+    } else if pos.drops(from, n).is_none() {
+        format!("The circuit of {name} has no room for its pieces.")
+    } else if !letters.is_empty() {
+        let held: String = pieces[..n].iter().map(|&p| board::letter(p)).collect();
+        format!("{name} holds {held}: give each of them once, in drop order, e.g. `{name} {held}`.")
+    } else {
+        return None;
+    })
 }
 
 /// What is possible instead: the stacks that can be sown, the captures, the other moves.

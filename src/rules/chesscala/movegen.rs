@@ -17,6 +17,11 @@ use crate::rules::Color;
 /// (CC-A10): a king step and a double move count as sowing from their file.
 const FIRST_TURN_FILES: [bool; 6] = [false, true, false, true, true, true];
 
+/// Whether a sowing move may start on `sq` this turn (the CC-T3 first-turn restriction).
+pub(super) fn may_start_on(pos: &Chesscala, sq: u8) -> bool {
+    !pos.first || FIRST_TURN_FILES[usize::from(board::file(sq))]
+}
+
 /// Recommendation (CC-T4): the (attacking piece, own king) pairs that make "multiple checks".
 pub const MULTIPLE_CHECKS: u32 = 2;
 
@@ -379,10 +384,7 @@ impl Chesscala {
     /// The sowing of the stack on `from`, if the side to move may sow it.
     fn group_at(&self, from: u8) -> Option<Group> {
         let stack = self.stack(from);
-        if stack.is_empty()
-            || (self.first && !FIRST_TURN_FILES[usize::from(board::file(from))])
-            || !stack.controlled_by(self.side)
-        {
+        if stack.is_empty() || !may_start_on(self, from) || !stack.controlled_by(self.side) {
             return None;
         }
         let (pieces, n) = stack.non_kings();
@@ -441,7 +443,7 @@ impl Chesscala {
             if !self.stack(from).has(king) {
                 continue;
             }
-            if self.first && !FIRST_TURN_FILES[usize::from(board::file(from))] {
+            if !may_start_on(self, from) {
                 continue;
             }
             if let Some(to) = field_partner(me, from)
@@ -459,7 +461,7 @@ impl Chesscala {
                 Color::White => from + 2 * board::FILES,
                 Color::Black => from - 2 * board::FILES,
             };
-            if self.first && !FIRST_TURN_FILES[usize::from(board::file(from))] {
+            if !may_start_on(self, from) {
                 continue;
             }
             if self.stack(from).has(code(me, PAWN))
