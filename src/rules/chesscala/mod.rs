@@ -88,7 +88,8 @@ impl Chesscala {
 
     /// The board turned half round with the colours swapped (White's pieces become Black's on
     /// the rotated squares), with the side to move, rights, losses and result swapped to match.
-    /// The first-turn flag is kept only for a White side to move after the swap.
+    /// The first-turn flag is dropped, since only White has a first turn. The rules are
+    /// symmetric under this map, which the tests use.
     #[must_use]
     pub fn rotated(&self) -> Chesscala {
         let mut board = [Stack::default(); board::SQUARES];
@@ -97,16 +98,15 @@ impl Chesscala {
                 board[board::SQUARES - 1 - sq].push(swap_color(p));
             }
         }
-        let rights = (self.rights >> 3) | ((self.rights & 7) << 3);
-        let rights = (0..6).fold(0, |acc, i| {
-            // Mancala m maps to mancala 2 - m under the rotation.
-            let (color, m) = (i / 3, i % 3);
-            if rights & (1 << i) != 0 {
-                acc | 1 << (color * 3 + 2 - m)
-            } else {
-                acc
+        let mut rights = 0;
+        for color in Color::ALL {
+            // Mancala m turns into mancala 2 - m (files a/b into f/e).
+            for m in 0..3 {
+                if self.rights & movegen::right_bit(color, m) != 0 {
+                    rights |= movegen::right_bit(color.other(), 2 - m);
+                }
             }
-        });
+        }
         Chesscala {
             board,
             side: self.side.other(),

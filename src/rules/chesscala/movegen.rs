@@ -4,7 +4,9 @@
 //! turns, playing perft and bulk counting at the last perft level are three sinks over the same
 //! generator, so they cannot disagree. Sowings are handed to the sink as whole groups (origin,
 //! lifted pieces, drop squares): a listing sink expands every distinct order, a counting sink
-//! uses the multiset-permutation count.
+//! uses the multiset-permutation count. The sowings that may follow a first move are handed
+//! over with the position before and after it, so that the counting sink can recount only the
+//! stacks that move changed; it uses the same per-stack rule ([`Chesscala::orders_at`]).
 
 use super::board::{
     self, BISHOP, BOMB, DIRECTIONS, FULL, HAMMER, KING, KNIGHT, KNIGHT_VECTORS, MAN, PAWN, QUEEN,
