@@ -440,6 +440,33 @@ mod chat {
         assert_eq!(parsed(&start, "Kd1-c1"), "Kd1-c1");
         assert_eq!(parsed(&start, "b2-b4"), "Pb2-b4");
         assert_eq!(parsed(&start, "P b4"), "Pb2-b4");
+        // Black's pieces are lower case in turn texts; chat may use either case.
+        let black = play_text(&start, "b1>RBN");
+        assert_eq!(parsed(&black, "sow a7 P P"), "a7>pp");
+        assert_eq!(parsed(&black, "k b8"), "ka8-b8");
+        assert_eq!(parsed(&black, "a7-a5"), "pa7-a5");
+    }
+
+    #[test]
+    fn long_candidate_lists_are_capped() {
+        // Fifty-two ways to go on after this Hammer capture.
+        let p = pos(&vectors()
+            .iter()
+            .find(|v| v.id == "cc-pub-0026")
+            .expect("vector")
+            .position);
+        match p.parse_move("hc6xa5=M@b5") {
+            Err(MoveError::Ambiguous { candidates, .. }) => {
+                assert_eq!(candidates.len(), 12, "{candidates:?}");
+                assert!(candidates[11].starts_with("one of "), "{candidates:?}");
+            }
+            other => panic!("{other:?}"),
+        }
+        let start = Chesscala::start();
+        match start.parse_move("sow") {
+            Err(e) => assert!(!e.to_string().is_empty()),
+            Ok(t) => panic!("{}", start.move_text(&t)),
+        }
     }
 
     #[test]

@@ -352,7 +352,7 @@ fn ambiguous(pos: &Chesscala, input: &str, turns: &[Turn]) -> MoveError {
     if texts.len() > MAX_CANDIDATES {
         let more = texts.len() - (MAX_CANDIDATES - 1);
         texts.truncate(MAX_CANDIDATES - 1);
-        texts.push(format!("{more} more"));
+        texts.push(format!("one of {more} more"));
     }
     MoveError::Ambiguous {
         input: input.to_owned(),
