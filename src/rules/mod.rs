@@ -9,6 +9,7 @@
 //! typed error with a friendly message ([`MoveError`], [`PositionError`]).
 
 pub mod chak;
+pub mod chesscala;
 mod record;
 mod registry;
 pub mod square;
@@ -21,6 +22,7 @@ pub use registry::{UnknownVariant, Variant};
 pub use square::Coord;
 
 use chak::Chak;
+use chesscala::Chesscala;
 
 /// One of the two sides. In Chak the second side is called Green; see [`Variant::side_name`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -576,6 +578,7 @@ macro_rules! games {
 
 games! {
     Chak(Chak),
+    Chesscala(Chesscala),
 }
 
 impl VariantPosition {

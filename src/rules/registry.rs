@@ -11,6 +11,8 @@ use super::Color;
 pub enum Variant {
     /// Chak (Couch Tomato, 2021): 9x9, Maya theme.
     Chak,
+    /// Chesscala (Tremblay and Mustoe, 2011): 6x8 chess with mancala sowing of stacks.
+    Chesscala,
 }
 
 /// What the registry knows about one game.
@@ -23,19 +25,31 @@ struct Entry {
     sides: [&'static str; 2],
 }
 
-const REGISTRY: &[Entry] = &[Entry {
-    variant: Variant::Chak,
-    key: "chak",
-    name: "Chak",
-    aliases: &["chak", "maya", "mayan chess"],
-    summary: "9x9 Maya chess: cross the river to promote, and mate by checkmate or by bringing \
+const REGISTRY: &[Entry] = &[
+    Entry {
+        variant: Variant::Chak,
+        key: "chak",
+        name: "Chak",
+        aliases: &["chak", "maya", "mayan chess"],
+        summary: "9x9 Maya chess: cross the river to promote, and mate by checkmate or by bringing \
               your divine king to the enemy altar.",
-    sides: ["White", "Green"],
-}];
+        sides: ["White", "Green"],
+    },
+    Entry {
+        variant: Variant::Chesscala,
+        key: "chesscala",
+        name: "Chesscala",
+        aliases: &["chess mancala", "mancala chess"],
+        summary: "6x8 chess meets mancala: sow stacks of up to four pieces along three circuits, \
+              capture, and mate one of two kings (standard setup reconstructed; the original \
+              diagrams are lost).",
+        sides: ["White", "Black"],
+    },
+];
 
 impl Variant {
     /// Every game, in registry order.
-    pub const ALL: [Variant; 1] = [Variant::Chak];
+    pub const ALL: [Variant; 2] = [Variant::Chak, Variant::Chesscala];
 
     fn entry(self) -> &'static Entry {
         REGISTRY
@@ -138,7 +152,9 @@ mod tests {
 
     #[test]
     fn unknown_names_are_reported_with_the_known_games() {
-        let err = "checkers".parse::<Variant>().unwrap_err();
+        let err = "checkers"
+            .parse::<Variant>()
+            .expect_err("no game is called checkers");
         assert!(err.to_string().contains("checkers"));
         assert!(err.to_string().contains("Chak"));
     }

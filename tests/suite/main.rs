@@ -4,6 +4,7 @@
 //! `tests/data/`; nothing here reads files outside the repository.
 
 mod chak;
+mod chesscala;
 mod cli;
 mod common;
 mod transcripts;
