@@ -21,9 +21,9 @@ pub fn legal_moves(state: &GameState, from: Option<&str>) -> String {
             };
             let coord = Coord::new(file, rank);
             moves.retain(|mv| position.move_marks(mv).from.contains(&coord));
-            format!("from {}", coord.name())
+            format!(" from {}", coord.name())
         }
-        None => String::from("in all"),
+        None => String::new(),
     };
     let mut texts: Vec<String> = moves.iter().map(|mv| position.display_move(mv)).collect();
     texts.sort();
@@ -43,7 +43,7 @@ pub fn legal_moves(state: &GameState, from: Option<&str>) -> String {
         String::new()
     };
     format!(
-        "Legal moves of {side} {label} in game #{} ({count}): {}{tail}.",
+        "Legal moves of {side}{label} in game #{} ({count}): {}{tail}.",
         state.row.id,
         texts.join(", ")
     )

@@ -1,6 +1,18 @@
 //! Square names shared by every board: a file letter from `a` and a rank number from 1
 //! (`a1`, `h10`). Boards are at most 12 files by 12 ranks.
 
+/// The eight knight leaps as (file, rank) steps, shared by every board with knights.
+pub const KNIGHT_VECTORS: [(i8, i8); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
+
 /// Writes the name of the square at zero-based `file` and `rank` (`(0, 0)` is `a1`).
 #[must_use]
 pub fn name(file: u8, rank: u8) -> String {

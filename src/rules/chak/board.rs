@@ -4,6 +4,7 @@
 //! codes; geometry (rays, knight leaps, lines through a square) is computed at compile time.
 
 use crate::rules::Color;
+use crate::rules::square::KNIGHT_VECTORS;
 
 /// Files and ranks of the board.
 pub const SIZE: usize = 9;
@@ -179,17 +180,6 @@ pub const fn forward(color: Color) -> usize {
     }
 }
 
-const KNIGHT_STEPS: [(i32, i32); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
-
 /// A list of up to 8 squares with its length, for compile-time tables.
 #[derive(Debug, Clone, Copy)]
 pub struct Squares {
@@ -239,7 +229,7 @@ const fn make_knights() -> [Squares; SQUARES] {
     while sq < SQUARES {
         let mut i = 0;
         while i < 8 {
-            if let Some(to) = offset(sq, KNIGHT_STEPS[i].0, KNIGHT_STEPS[i].1) {
+            if let Some(to) = offset(sq, KNIGHT_VECTORS[i].0 as i32, KNIGHT_VECTORS[i].1 as i32) {
                 let list = &mut table[sq];
                 list.sq[list.len as usize] = to as u8;
                 list.len += 1;

@@ -223,17 +223,7 @@ pub const DIRECTIONS: [(i8, i8); 8] = [
     (-1, 1),
 ];
 
-/// The eight knight vectors.
-pub const KNIGHT_VECTORS: [(i8, i8); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
+pub use crate::rules::square::KNIGHT_VECTORS;
 
 /// A stack: up to four piece codes, sorted ascending, zeros after the pieces.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
