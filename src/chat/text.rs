@@ -85,8 +85,13 @@ pub fn info(state: &GameState, now: i64) -> String {
         clock::format_utc(state.row.created_at),
         state.row.ply
     ));
-    if let Some(offer) = &state.row.draw_offer {
-        text.push_str(&format!("\n{offer} offers a draw."));
+    if let Some(offer) = state.row.draw_offer.as_deref() {
+        let color = if offer == "white" {
+            Color::White
+        } else {
+            Color::Black
+        };
+        text.push_str(&format!("\n{} offers a draw.", state.side_label(color)));
     }
     if state.is_active()
         && let Some(claim) = state.record.draw_claim()
@@ -197,7 +202,21 @@ pub fn rules(variant: Option<Variant>) -> String {
              claimed. Moves: e3e4, Je4, Rxe5, e4."
         }
         Variant::Chesscala => {
-            "Board 6x8; a square holds a stack of up to four pieces of either colour. Files              a-b, c-d and e-f are three circuits: up the right file, across rank 8, down the              left file, across rank 1. A turn is an optional capture, then a sowing: lift all              non-king pieces of a stack you control (as many of your pieces as the opponent's              or more) and drop them one per square along the circuit in the order you choose,              skipping full squares. Instead of sowing you may step a king to the other square              of its field, or make a first pawn double move. Pieces capture as in chess (Q R B              N, pawns diagonally forward); the Man (a promoted pawn) like a king, the Bomb              inside its own stack, the Hammer by advancing to the square before its target;              kings only inside their field, and kings are never captured. Each side has two              kings: a side still in check at the end of its turn loses (unless the opponent              then fails to escape as well: a draw), and a side that loses twelve pieces loses              after one last turn. Under two or more checks a turn may be any two moves. Write              turns like `b1 RBN` (sow b1: rook, bishop, knight), `Kd1-c1`, `Qxe2 b1 RBN`. The              standard setup is a reconstruction: the original diagrams are lost."
+            "Board 6x8; a square holds a stack of up to four pieces of either colour. Files \
+             a-b, c-d and e-f are three circuits: up the right file, across rank 8, down the \
+             left file, across rank 1. A turn is an optional capture, then a sowing: lift all \
+             non-king pieces of a stack you control (as many of your pieces as the opponent's \
+             or more) and drop them one per square along the circuit in the order you choose, \
+             skipping full squares. Instead of sowing you may step a king to the other square \
+             of its field, or make a first pawn double move. Pieces capture as in chess (Q R B \
+             N, pawns diagonally forward); the Man (a promoted pawn) like a king, the Bomb \
+             inside its own stack, the Hammer by advancing to the square before its target; \
+             kings only inside their field, and kings are never captured. Each side has two \
+             kings: a side still in check at the end of its turn loses (unless the opponent \
+             then fails to escape as well: a draw), and a side that loses twelve pieces loses \
+             after one last turn. Under two or more checks a turn may be any two moves. Write \
+             turns like `b1 RBN` (sow b1: rook, bishop, knight), `Kd1-c1`, `Qxe2 b1 RBN`. The \
+             standard setup is a reconstruction: the original diagrams are lost."
         }
     };
     format!("{}: {}\n{details}", variant.name(), variant.summary())
