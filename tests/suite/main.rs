@@ -7,4 +7,6 @@ mod chak;
 mod chesscala;
 mod cli;
 mod common;
+mod service;
+mod store;
 mod transcripts;

@@ -1,0 +1,409 @@
+//! Every query of the store on a real SQLite file in a temporary folder.
+
+use pigeon::store::{AppendMoves, NewChallenge, NewGame, SettingsRow, Store, StoreError};
+
+const NOW: i64 = 1_767_258_000;
+const START: &str = "rvsqkjsvr/4o4/p1p1p1p1p/9/9/9/P1P1P1P1P/4O4/RVSJKQSVR w - - 0 1";
+
+async fn store() -> (tempfile::TempDir, Store) {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let store = Store::open(&dir.path().join("games.db"))
+        .await
+        .expect("opens");
+    (dir, store)
+}
+
+fn game<'a>(white: i64, black: i64) -> NewGame<'a> {
+    NewGame {
+        platform: "console",
+        channel: "general",
+        game_key: "chak",
+        start_position: START,
+        white_id: white,
+        black_id: black,
+        days_per_move: 3,
+        deadline: NOW + 3 * 86_400,
+        rematch_of: None,
+        now: NOW,
+    }
+}
+
+#[tokio::test]
+async fn players_are_created_once_and_renamed() {
+    let (_dir, store) = store().await;
+    let alice = store
+        .player("console", "alice", "alice", NOW)
+        .await
+        .expect("created");
+    let again = store
+        .player("console", "alice", "Alice A.", NOW + 5)
+        .await
+        .expect("found");
+    assert_eq!(alice.id, again.id);
+    assert_eq!(again.display_name, "Alice A.");
+    assert_eq!(
+        store.player_by_id(alice.id).await.expect("query"),
+        Some(again.clone())
+    );
+    assert_eq!(
+        store
+            .player_by_platform_id("console", "alice")
+            .await
+            .expect("query"),
+        Some(again)
+    );
+    assert_eq!(
+        store
+            .player_by_platform_id("discord", "alice")
+            .await
+            .expect("query"),
+        None
+    );
+    let other = store
+        .player("discord", "alice", "alice", NOW)
+        .await
+        .expect("created");
+    assert_ne!(other.id, alice.id, "platforms have their own accounts");
+}
+
+#[tokio::test]
+async fn settings_default_and_change() {
+    let (_dir, store) = store().await;
+    let alice = store
+        .player("console", "alice", "alice", NOW)
+        .await
+        .expect("created");
+    let defaults = store.settings(alice.id).await.expect("query");
+    assert_eq!(
+        defaults,
+        SettingsRow {
+            turn_pings: true,
+            viewpoint: "mine".into()
+        }
+    );
+    let changed = SettingsRow {
+        turn_pings: false,
+        viewpoint: "white".into(),
+    };
+    store
+        .set_settings(alice.id, &changed)
+        .await
+        .expect("stored");
+    assert_eq!(store.settings(alice.id).await.expect("query"), changed);
+}
+
+#[tokio::test]
+async fn events_are_claimed_once() {
+    let (_dir, store) = store().await;
+    assert!(
+        store
+            .claim_event("discord", "m1", NOW)
+            .await
+            .expect("query")
+    );
+    assert!(
+        !store
+            .claim_event("discord", "m1", NOW)
+            .await
+            .expect("query")
+    );
+    assert!(store.claim_event("matrix", "m1", NOW).await.expect("query"));
+}
+
+#[tokio::test]
+async fn challenges_open_close_accept_and_expire() {
+    let (_dir, store) = store().await;
+    let alice = store
+        .player("console", "alice", "alice", NOW)
+        .await
+        .expect("created");
+    let bob = store
+        .player("console", "bob", "bob", NOW)
+        .await
+        .expect("created");
+    let carol = store
+        .player("console", "carol", "carol", NOW)
+        .await
+        .expect("created");
+    let new = |challenged, expires_at| NewChallenge {
+        platform: "console",
+        channel: "general",
+        challenger_id: alice.id,
+        challenged_id: challenged,
+        game_key: "chak",
+        days_per_move: 3,
+        color: "random",
+        now: NOW,
+        expires_at,
+    };
+    let named = store
+        .create_challenge(&new(Some(bob.id), NOW + 100))
+        .await
+        .expect("created");
+    let open = store
+        .create_challenge(&new(None, NOW + 100))
+        .await
+        .expect("created");
+    let short = store
+        .create_challenge(&new(Some(carol.id), NOW + 10))
+        .await
+        .expect("created");
+    assert_eq!(
+        store.challenge(named.id).await.expect("query"),
+        Some(named.clone())
+    );
+    let for_bob = store
+        .open_challenges("console", "general", bob.id)
+        .await
+        .expect("query");
+    let ids: Vec<i64> = for_bob.iter().map(|c| c.id).collect();
+    assert_eq!(ids, [open.id, named.id], "newest first, not carol's");
+    assert!(
+        store
+            .open_challenges("console", "other", bob.id)
+            .await
+            .expect("query")
+            .is_empty()
+    );
+
+    assert!(
+        store
+            .close_challenge(named.id, "declined")
+            .await
+            .expect("query")
+    );
+    assert!(
+        !store
+            .close_challenge(named.id, "cancelled")
+            .await
+            .expect("query")
+    );
+    assert_eq!(
+        store
+            .challenge(named.id)
+            .await
+            .expect("query")
+            .expect("exists")
+            .status,
+        "declined"
+    );
+
+    let game_row = store
+        .accept_challenge(open.id, &game(alice.id, bob.id))
+        .await
+        .expect("accepted");
+    assert_eq!(game_row.status, "active");
+    assert_eq!(game_row.position, START);
+    let accepted = store
+        .challenge(open.id)
+        .await
+        .expect("query")
+        .expect("exists");
+    assert_eq!(
+        (accepted.status.as_str(), accepted.game_id),
+        ("accepted", Some(game_row.id))
+    );
+    let again = store
+        .accept_challenge(open.id, &game(alice.id, carol.id))
+        .await;
+    assert!(matches!(again, Err(StoreError::Conflict)), "{again:?}");
+    assert_eq!(
+        store.games_of(carol.id, 10).await.expect("query"),
+        [],
+        "no half-made game"
+    );
+
+    let expired = store.expire_challenges(NOW + 10).await.expect("query");
+    assert_eq!(expired.iter().map(|c| c.id).collect::<Vec<_>>(), [short.id]);
+    assert!(
+        store
+            .expire_challenges(NOW + 10)
+            .await
+            .expect("query")
+            .is_empty()
+    );
+}
+
+#[tokio::test]
+async fn moves_append_with_an_optimistic_ply_check() {
+    let (_dir, store) = store().await;
+    let alice = store
+        .player("console", "alice", "alice", NOW)
+        .await
+        .expect("created");
+    let bob = store
+        .player("console", "bob", "bob", NOW)
+        .await
+        .expect("created");
+    let row = store
+        .create_game(&game(alice.id, bob.id))
+        .await
+        .expect("created");
+    let moves = [("e3e4".to_owned(), Some(alice.id))];
+    let append = AppendMoves {
+        game_id: row.id,
+        expected_ply: 0,
+        moves: &moves,
+        position: "after e3e4",
+        deadline: Some(NOW + 500),
+        finish: None,
+        mover: "white",
+        now: NOW + 60,
+    };
+    store.append_moves(&append).await.expect("applied");
+    let again = store.append_moves(&append).await;
+    assert!(
+        matches!(again, Err(StoreError::Conflict)),
+        "a stale ply is refused: {again:?}"
+    );
+    let stored = store.moves(row.id).await.expect("query");
+    assert_eq!(stored.len(), 1);
+    assert_eq!((stored[0].ply, stored[0].text.as_str()), (1, "e3e4"));
+    let row = store.game(row.id).await.expect("query").expect("exists");
+    assert_eq!(
+        (row.ply, row.position.as_str(), row.deadline),
+        (1, "after e3e4", Some(NOW + 500))
+    );
+
+    // Draw offers: the offerer's own move keeps it, the opponent's move declines it.
+    store
+        .set_draw_offer(row.id, 1, Some("black"), NOW)
+        .await
+        .expect("offered");
+    let reply = [("e7e6".to_owned(), Some(bob.id)), ("pass".to_owned(), None)];
+    let append = AppendMoves {
+        expected_ply: 1,
+        moves: &reply,
+        mover: "black",
+        ..append
+    };
+    store.append_moves(&append).await.expect("applied");
+    let row = store.game(row.id).await.expect("query").expect("exists");
+    assert_eq!((row.ply, row.draw_offer.as_deref()), (3, Some("black")));
+    assert_eq!(store.moves(row.id).await.expect("query")[2].player_id, None);
+    let white = [("e4e5+".to_owned(), Some(alice.id))];
+    let append = AppendMoves {
+        expected_ply: 3,
+        moves: &white,
+        mover: "white",
+        ..append
+    };
+    store.append_moves(&append).await.expect("applied");
+    assert_eq!(
+        store
+            .game(row.id)
+            .await
+            .expect("query")
+            .expect("exists")
+            .draw_offer,
+        None
+    );
+    assert!(matches!(
+        store.set_draw_offer(row.id, 3, Some("white"), NOW).await,
+        Err(StoreError::Conflict)
+    ));
+
+    // Finishing: by a move, and off the board; a finished game takes nothing more.
+    let last = [("e5e6".to_owned(), Some(bob.id))];
+    let append = AppendMoves {
+        expected_ply: 4,
+        moves: &last,
+        finish: Some(("0-1", "checkmate")),
+        deadline: None,
+        ..append
+    };
+    store.append_moves(&append).await.expect("applied");
+    let row = store.game(row.id).await.expect("query").expect("exists");
+    assert_eq!(
+        (row.status.as_str(), row.result.as_deref()),
+        ("finished", Some("0-1"))
+    );
+    assert_eq!(row.finished_at, Some(NOW + 60));
+    let late = store
+        .finish_game(row.id, 5, Some("1-0"), "resignation", NOW)
+        .await;
+    assert!(matches!(late, Err(StoreError::Conflict)));
+}
+
+#[tokio::test]
+async fn games_are_listed_by_player_channel_and_deadline() {
+    let (_dir, store) = store().await;
+    let alice = store
+        .player("console", "alice", "alice", NOW)
+        .await
+        .expect("created");
+    let bob = store
+        .player("console", "bob", "bob", NOW)
+        .await
+        .expect("created");
+    let carol = store
+        .player("console", "carol", "carol", NOW)
+        .await
+        .expect("created");
+    let first = store
+        .create_game(&game(alice.id, bob.id))
+        .await
+        .expect("created");
+    let second = store
+        .create_game(&game(carol.id, alice.id))
+        .await
+        .expect("created");
+    let elsewhere = NewGame {
+        channel: "den",
+        deadline: NOW + 10,
+        ..game(bob.id, carol.id)
+    };
+    let third = store.create_game(&elsewhere).await.expect("created");
+    store
+        .finish_game(first.id, 0, None, "aborted", NOW + 1)
+        .await
+        .expect("finished");
+
+    let ids = |rows: Vec<pigeon::store::GameRow>| rows.iter().map(|r| r.id).collect::<Vec<_>>();
+    assert_eq!(
+        ids(store.games_of(alice.id, 10).await.expect("query")),
+        [second.id, first.id]
+    );
+    assert_eq!(
+        ids(store.games_of(alice.id, 1).await.expect("query")),
+        [second.id]
+    );
+    assert_eq!(
+        ids(store
+            .active_games_in("console", "general", alice.id)
+            .await
+            .expect("query")),
+        [second.id]
+    );
+    assert_eq!(
+        ids(store
+            .games_in_channel("console", "general", 10)
+            .await
+            .expect("query")),
+        [second.id, first.id]
+    );
+    assert_eq!(
+        ids(store.games_due(NOW + 10).await.expect("query")),
+        [third.id]
+    );
+    assert!(
+        store
+            .claim_reminder(third.id, 0, "hour", NOW)
+            .await
+            .expect("query")
+    );
+    assert!(
+        !store
+            .claim_reminder(third.id, 0, "hour", NOW)
+            .await
+            .expect("query")
+    );
+    assert!(
+        store
+            .claim_reminder(third.id, 1, "hour", NOW)
+            .await
+            .expect("query")
+    );
+    assert_eq!(store.integrity_check().await.expect("query"), "ok");
+    store.close().await;
+}
