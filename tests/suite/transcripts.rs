@@ -126,3 +126,8 @@ async fn clocks_remind_once_and_end_games_on_time_across_restarts() {
 async fn help_rules_settings_and_unknown_commands() {
     run("help").await;
 }
+
+#[tokio::test]
+async fn a_chesscala_game_with_two_part_turns() {
+    run("chesscala_game").await;
+}
