@@ -8,9 +8,13 @@
 //! Text goes in through parsers that first read it and then validate it; every failure is a
 //! typed error with a friendly message ([`MoveError`], [`PositionError`]).
 
+pub mod chad;
 pub mod chak;
+mod lines;
+mod notation;
 mod record;
 mod registry;
+pub mod shakti;
 pub mod square;
 
 use std::fmt;
@@ -20,7 +24,9 @@ pub use record::{Played, Record, RecordError};
 pub use registry::{UnknownVariant, Variant};
 pub use square::Coord;
 
+use chad::Chad;
 use chak::Chak;
+use shakti::Shakti;
 
 /// One of the two sides. In Chak the second side is called Green; see [`Variant::side_name`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -576,6 +582,8 @@ macro_rules! games {
 
 games! {
     Chak(Chak),
+    Shakti(Shakti),
+    Chad(Chad),
 }
 
 impl VariantPosition {

@@ -11,6 +11,10 @@ use super::Color;
 pub enum Variant {
     /// Chak (Couch Tomato, 2021): 9x9, Maya theme.
     Chak,
+    /// Shakti (Christian Freeling, 1982): 7x7 tiles that warriors remove as they jump.
+    Shakti,
+    /// Chad (Christian Freeling, 1979): 12x12, kings confined to castles, rooks and queens.
+    Chad,
 }
 
 /// What the registry knows about one game.
@@ -23,19 +27,40 @@ struct Entry {
     sides: [&'static str; 2],
 }
 
-const REGISTRY: &[Entry] = &[Entry {
-    variant: Variant::Chak,
-    key: "chak",
-    name: "Chak",
-    aliases: &["chak", "maya", "mayan chess"],
-    summary: "9x9 Maya chess: cross the river to promote, and mate by checkmate or by bringing \
+const REGISTRY: &[Entry] = &[
+    Entry {
+        variant: Variant::Chak,
+        key: "chak",
+        name: "Chak",
+        aliases: &["chak", "maya", "mayan chess"],
+        summary: "9x9 Maya chess: cross the river to promote, and mate by checkmate or by bringing \
               your divine king to the enemy altar.",
-    sides: ["White", "Green"],
-}];
+        sides: ["White", "Green"],
+    },
+    Entry {
+        variant: Variant::Shakti,
+        key: "shakti",
+        name: "Shakti",
+        aliases: &["shakti", "tiles"],
+        summary: "7x7 board of tiles: warriors jump and remove tiles, only kings capture, and a \
+              king in check may only step; checkmate wins, and a player who cannot move passes.",
+        sides: ["White", "Black"],
+    },
+    Entry {
+        variant: Variant::Chad,
+        key: "chad",
+        name: "Chad",
+        aliases: &["chad", "castles"],
+        summary: "12x12 board, one king and eight rooks each: kings stay in their castles, rooks \
+              promote to queens in the enemy castle, and captures only happen between a wall \
+              and its castle; checkmate wins.",
+        sides: ["White", "Black"],
+    },
+];
 
 impl Variant {
     /// Every game, in registry order.
-    pub const ALL: [Variant; 1] = [Variant::Chak];
+    pub const ALL: [Variant; 3] = [Variant::Chak, Variant::Shakti, Variant::Chad];
 
     fn entry(self) -> &'static Entry {
         REGISTRY
@@ -138,7 +163,9 @@ mod tests {
 
     #[test]
     fn unknown_names_are_reported_with_the_known_games() {
-        let err = "checkers".parse::<Variant>().unwrap_err();
+        let err = "checkers"
+            .parse::<Variant>()
+            .expect_err("no game is called checkers");
         assert!(err.to_string().contains("checkers"));
         assert!(err.to_string().contains("Chak"));
     }

@@ -1,0 +1,723 @@
+//! Chad (Christian Freeling, 1979), as specified in the product's `rules/chad.md` (C1–C14).
+//!
+//! A 12x12 board. Each side has a king and eight rooks, which start on the king's 3x3 castle
+//! (White c3–e5, Black h8–j10); the twelve squares around a castle are its wall. A king never
+//! leaves its castle: it moves one step or a knight's leap inside it and captures any enemy
+//! piece there. Rooks move as in chess and become queens as soon as a move ends in the enemy
+//! castle. A rook or queen may only capture from the enemy wall into the enemy castle, or from
+//! its own castle onto its own wall; everywhere else pieces just block each other. Rooks and
+//! queens give check along open lines, and no move may leave the own king in check.
+//! Checkmate wins; stalemate is a draw (C12, Recommendation); threefold repetition draws
+//! (C13, Recommendation); there is no fifty-move rule.
+//!
+//! Sources: Freeling's rules at mindsports.nl and the Chad applet's text, Wikipedia's article,
+//! and two independent implementations for the coordinates, as summarised in the spec.
+//!
+//! The engine keeps each side's rooks and queens as 144-square bitboards and finds
+//! checks and pins from the king outwards, so legal moves need no trial moves: see
+//! [`Chad::generate`].
+
+mod bitboard;
+
+use bitboard::Bb;
+
+use super::lines::{self, Bits, is_orthogonal};
+use super::notation::{self, Describe, Shape, Sq};
+use super::{
+    BoardView, Cell, Color, Coord, EndReason, MoveError, MoveMarks, Outcome, Position,
+    PositionError, Variant,
+};
+
+const FILES: usize = 12;
+const RANKS: usize = 12;
+const SQUARES: usize = FILES * RANKS;
+
+/// The start position (spec §2.3).
+pub const START: &str = "12/12/7rrr2/7rkr2/7rrr2/12/12/2RRR7/2RKR7/2RRR7/12/12 w";
+
+/// The most rooks and queens a side can have: eight rooks start and none are ever added.
+pub const MAX_MEN: u32 = 8;
+
+/// C12 (Recommendation): a stalemate is a draw. With `false` the stalemated side loses.
+pub const STALEMATE_IS_DRAW: bool = true;
+
+static RAYS: [[Bb; 8]; SQUARES] = {
+    let wide = lines::rays::<SQUARES>(FILES, RANKS);
+    let mut out = [[Bb::EMPTY; 8]; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let mut d = 0;
+        while d < 8 {
+            out[sq][d] = Bb::from_wide(wide[sq][d]);
+            d += 1;
+        }
+        sq += 1;
+    }
+    out
+};
+
+/// The lower-left corner (file, rank) of each side's castle (C-A1: coordinates are data).
+const CASTLE_CORNER: [(usize, usize); 2] = [(2, 2), (7, 7)];
+
+/// A rectangle of squares, corners included, as a bitboard.
+const fn block(file: usize, rank: usize, width: usize, height: usize) -> Bb {
+    let mut out = Bb::EMPTY;
+    let mut r = rank;
+    while r < rank + height {
+        let mut f = file;
+        while f < file + width {
+            out = out.or(Bb::square((r * FILES + f) as u8));
+            f += 1;
+        }
+        r += 1;
+    }
+    out
+}
+
+const fn castle(color: usize) -> Bb {
+    block(CASTLE_CORNER[color].0, CASTLE_CORNER[color].1, 3, 3)
+}
+
+/// The 5x5 ring around a castle without its corners: twelve squares.
+const fn wall(color: usize) -> Bb {
+    let (file, rank) = CASTLE_CORNER[color];
+    block(file - 1, rank, 5, 3)
+        .or(block(file, rank - 1, 3, 5))
+        .and(castle(color).not())
+}
+
+/// Each side's castle.
+const CASTLE: [Bb; 2] = [castle(0), castle(1)];
+
+/// Each side's wall.
+const WALL: [Bb; 2] = [wall(0), wall(1)];
+
+/// Where a king on each square may go: a step or a knight's leap inside the castle it is in
+/// (C2). Empty outside the castles.
+const KING_TARGETS: [Bb; SQUARES] = {
+    let steps = lines::leaps::<SQUARES>(FILES, RANKS, 1, 0);
+    let diagonals = lines::leaps::<SQUARES>(FILES, RANKS, 1, 1);
+    let knights = lines::leaps::<SQUARES>(FILES, RANKS, 1, 2);
+    let mut out = [Bb::EMPTY; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let mut color = 0;
+        while color < 2 {
+            if CASTLE[color].has(sq as u8) {
+                let reach = Bb::from_wide(steps[sq])
+                    .or(Bb::from_wide(diagonals[sq]))
+                    .or(Bb::from_wide(knights[sq]));
+                out[sq] = reach.and(CASTLE[color]);
+            }
+            color += 1;
+        }
+        sq += 1;
+    }
+    out
+};
+
+/// `CAPTURE_ZONE[side][sq]`: where a rook or queen of `side` on `sq` may capture (C7): into
+/// the enemy castle from the enemy wall, onto the own wall from the own castle, else nowhere.
+const CAPTURE_ZONE: [[Bb; SQUARES]; 2] = {
+    let mut out = [[Bb::EMPTY; SQUARES]; 2];
+    let mut side = 0;
+    while side < 2 {
+        let mut sq = 0;
+        while sq < SQUARES {
+            if WALL[1 - side].has(sq as u8) {
+                out[side][sq] = CASTLE[1 - side];
+            } else if CASTLE[side].has(sq as u8) {
+                out[side][sq] = WALL[side];
+            }
+            sq += 1;
+        }
+        side += 1;
+    }
+    out
+};
+
+#[inline]
+const fn bit(sq: u8) -> Bb {
+    Bb::square(sq)
+}
+
+const fn coord(sq: u8) -> Sq {
+    (sq % FILES as u8, sq / FILES as u8)
+}
+
+fn square_name(sq: u8) -> String {
+    let (file, rank) = coord(sq);
+    super::square::name(file, rank)
+}
+
+/// A Chad position: where the kings, rooks and queens stand and who moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Chad {
+    kings: [u8; 2],
+    rooks: [Bb; 2],
+    queens: [Bb; 2],
+    turn: Color,
+}
+
+/// A Chad move. It records the moving piece, whether it captures and whether a rook promotes,
+/// because the interchange notation shows all three.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ChadMove {
+    from: u8,
+    to: u8,
+    piece: char,
+    capture: bool,
+    promotion: bool,
+}
+
+impl ChadMove {
+    /// The square the piece leaves.
+    #[must_use]
+    pub fn from(self) -> Coord {
+        let (file, rank) = coord(self.from);
+        Coord::new(file, rank)
+    }
+
+    /// The square the piece goes to.
+    #[must_use]
+    pub fn to(self) -> Coord {
+        let (file, rank) = coord(self.to);
+        Coord::new(file, rank)
+    }
+
+    /// The moving piece's upper-case letter before the move: `K`, `R` or `Q`.
+    #[must_use]
+    pub fn piece(self) -> char {
+        self.piece
+    }
+
+    /// Whether the move captures.
+    #[must_use]
+    pub fn is_capture(self) -> bool {
+        self.capture
+    }
+
+    /// Whether a rook becomes a queen (C6).
+    #[must_use]
+    pub fn is_promotion(self) -> bool {
+        self.promotion
+    }
+}
+
+/// Receives generated moves: a list for [`Position::legal_moves`], a counter for perft's last
+/// ply. Both go through the one generator, so they cannot disagree.
+trait Sink {
+    /// Moves of the `piece` on `from` to the `quiet` and `captures` squares; a rook promotes on
+    /// the `promote` squares.
+    fn moves(&mut self, piece: char, from: u8, quiet: Bb, captures: Bb, promote: Bb);
+}
+
+struct Counter(u64);
+
+impl Sink for Counter {
+    #[inline]
+    fn moves(&mut self, _piece: char, _from: u8, quiet: Bb, captures: Bb, _promote: Bb) {
+        self.0 += u64::from(quiet.count() + captures.count());
+    }
+}
+
+/// More than the most moves a side can have: eight queens of at most 44 moves and a king.
+const MAX_MOVES: usize = 384;
+
+/// A fixed-size move list, so perft allocates nothing.
+struct MoveList {
+    moves: [ChadMove; MAX_MOVES],
+    len: usize,
+}
+
+impl MoveList {
+    fn new() -> MoveList {
+        let none = ChadMove {
+            from: 0,
+            to: 0,
+            piece: 'K',
+            capture: false,
+            promotion: false,
+        };
+        MoveList {
+            moves: [none; MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    fn as_slice(&self) -> &[ChadMove] {
+        &self.moves[..self.len]
+    }
+}
+
+impl Sink for MoveList {
+    #[inline]
+    fn moves(&mut self, piece: char, from: u8, quiet: Bb, captures: Bb, promote: Bb) {
+        for (targets, capture) in [(quiet, false), (captures, true)] {
+            for to in targets.squares() {
+                self.moves[self.len] = ChadMove {
+                    from,
+                    to,
+                    piece,
+                    capture,
+                    promotion: promote.has(to),
+                };
+                self.len += 1;
+            }
+        }
+    }
+}
+
+/// The squares a rook (or with `diagonal`, a queen) on `from` reaches, up to and including the
+/// first piece in each direction.
+#[inline]
+fn slide(from: u8, occupied: Bb, diagonal: bool) -> Bb {
+    let rays = &RAYS[usize::from(from)];
+    let mut reach = Bb::EMPTY;
+    let mut d = 0;
+    while d < 8 {
+        let ray = rays[d];
+        let blockers = ray & occupied;
+        reach |= if !blockers.any() {
+            ray
+        } else {
+            ray ^ RAYS[usize::from(blockers.nearest(d))][d]
+        };
+        d += if diagonal { 1 } else { 2 };
+    }
+    reach
+}
+
+impl Chad {
+    #[inline]
+    fn men(&self, side: usize) -> Bb {
+        self.rooks[side] | self.queens[side]
+    }
+
+    #[inline]
+    fn pieces(&self, side: usize) -> Bb {
+        self.men(side) | bit(self.kings[side])
+    }
+
+    /// Whether `sq` is attacked by the enemy rooks and queens `orthogonal` and queens
+    /// `diagonal`, with `occupied` blocking (C9: walls and castles never block).
+    #[inline]
+    fn attacked(sq: u8, occupied: Bb, orthogonal: Bb, diagonal: Bb) -> bool {
+        let rays = &RAYS[usize::from(sq)];
+        (0..8).any(|d| {
+            let blockers = rays[d] & occupied;
+            let attackers = if is_orthogonal(d) {
+                orthogonal
+            } else {
+                diagonal
+            };
+            blockers.any() && attackers.has(blockers.nearest(d))
+        })
+    }
+
+    fn king_in_check(&self, color: Color) -> bool {
+        let them = color.other().index();
+        let occupied = self.pieces(0) | self.pieces(1);
+        Chad::attacked(
+            self.kings[color.index()],
+            occupied,
+            self.men(them),
+            self.queens[them],
+        )
+    }
+
+    /// Generates every legal move into `sink` and returns whether the side to move is in check.
+    ///
+    /// Lines from the own king find the checkers and the pinned pieces first. A king move is
+    /// legal when its target is not attacked with the king lifted off its square. Any other
+    /// move must stay on its pin line, and in check must capture the checker or block it;
+    /// against two checkers only the king moves.
+    fn generate(&self, sink: &mut impl Sink) -> bool {
+        let us = self.turn.index();
+        let them = 1 - us;
+        let own = self.pieces(us);
+        let enemy_men = self.men(them);
+        let occupied = own | self.pieces(them);
+        let king = self.kings[us];
+        let orthogonal = enemy_men;
+        let diagonal = self.queens[them];
+
+        let mut checkers = 0;
+        let mut evasion = Bb::FULL;
+        let mut pins = [(0u8, Bb::EMPTY); 8];
+        let mut pinned = 0;
+        for (d, &ray) in RAYS[usize::from(king)].iter().enumerate() {
+            let blockers = ray & occupied;
+            if !blockers.any() {
+                continue;
+            }
+            let first = blockers.nearest(d);
+            let attackers = if is_orthogonal(d) {
+                orthogonal
+            } else {
+                diagonal
+            };
+            if attackers.has(first) {
+                checkers += 1;
+                evasion = ray ^ RAYS[usize::from(first)][d];
+            } else if own.has(first) {
+                let beyond = RAYS[usize::from(first)][d] & occupied;
+                if beyond.any() && attackers.has(beyond.nearest(d)) {
+                    pins[pinned] = (first, ray);
+                    pinned += 1;
+                }
+            }
+        }
+
+        let lifted = occupied ^ bit(king);
+        let safe = (KING_TARGETS[usize::from(king)] & !own)
+            .squares()
+            .filter(|&to| !Chad::attacked(to, lifted, orthogonal, diagonal))
+            .fold(Bb::EMPTY, |safe, to| safe | bit(to));
+        sink.moves('K', king, safe & !occupied, safe & occupied, Bb::EMPTY);
+        if checkers >= 2 {
+            return true;
+        }
+
+        for (piece, men, promote) in [
+            ('R', self.rooks[us], CASTLE[them]),
+            ('Q', self.queens[us], Bb::EMPTY),
+        ] {
+            for from in men.squares() {
+                let mut reach = slide(from, occupied, piece == 'Q') & evasion;
+                for &(man, line) in &pins[..pinned] {
+                    if man == from {
+                        reach &= line;
+                    }
+                }
+                let captures = reach & enemy_men & CAPTURE_ZONE[us][usize::from(from)];
+                sink.moves(piece, from, reach & !occupied, captures, promote);
+            }
+        }
+        checkers > 0
+    }
+
+    fn has_move(&self) -> bool {
+        let mut counter = Counter(0);
+        self.generate(&mut counter);
+        counter.0 > 0
+    }
+
+    /// The position after a legal move.
+    fn after(&self, mv: ChadMove) -> Chad {
+        let us = self.turn.index();
+        let them = 1 - us;
+        let mut next = Chad {
+            turn: self.turn.other(),
+            ..*self
+        };
+        let (from, to) = (bit(mv.from), bit(mv.to));
+        if mv.capture {
+            next.rooks[them] &= !to;
+            next.queens[them] &= !to;
+        }
+        match mv.piece {
+            'K' => next.kings[us] = mv.to,
+            'R' if mv.promotion => {
+                next.rooks[us] &= !from;
+                next.queens[us] |= to;
+            }
+            'R' => next.rooks[us] = next.rooks[us] ^ (from | to),
+            _ => next.queens[us] = next.queens[us] ^ (from | to),
+        }
+        next
+    }
+
+    /// Perft with bulk counting at the last ply.
+    fn count(&self, depth: u32) -> u64 {
+        match depth {
+            0 => 1,
+            1 => {
+                let mut counter = Counter(0);
+                self.generate(&mut counter);
+                counter.0
+            }
+            _ => {
+                let mut list = MoveList::new();
+                self.generate(&mut list);
+                list.as_slice()
+                    .iter()
+                    .map(|&mv| self.after(mv).count(depth - 1))
+                    .sum()
+            }
+        }
+    }
+
+    fn piece_letter(&self, sq: u8) -> Option<char> {
+        let letter = if self.kings.contains(&sq) {
+            'K'
+        } else if (self.rooks[0] | self.rooks[1]).has(sq) {
+            'R'
+        } else if (self.queens[0] | self.queens[1]).has(sq) {
+            'Q'
+        } else {
+            return None;
+        };
+        Some(if self.pieces(1).has(sq) {
+            letter.to_ascii_lowercase()
+        } else {
+            letter
+        })
+    }
+
+    fn validate(&self) -> Result<(), PositionError> {
+        let invalid = |why: &str| Err(PositionError::Invalid(why.to_owned()));
+        for side in 0..2 {
+            if !CASTLE[side].has(self.kings[side]) {
+                return invalid("a king never leaves its castle");
+            }
+            if self.men(side).count() > MAX_MEN {
+                return invalid("a side has at most eight rooks and queens");
+            }
+            if (self.rooks[side] & CASTLE[1 - side]).any() {
+                return invalid("a rook in the enemy castle would have become a queen");
+            }
+        }
+        if self.king_in_check(self.turn.other()) {
+            return invalid("the side that just moved is in check");
+        }
+        Ok(())
+    }
+
+    fn parse(text: &str) -> Result<Chad, PositionError> {
+        let (rows, turn) = FRAME.split(text)?;
+        let mut kings = [Vec::new(), Vec::new()];
+        let mut rooks = [Bb::EMPTY; 2];
+        let mut queens = [Bb::EMPTY; 2];
+        for (row, text) in rows.iter().enumerate() {
+            let rank = RANKS - 1 - row;
+            let mut file = 0;
+            let mut empty = 0;
+            let too_long = || FRAME.syntax(&format!("rank {} has more than 12 squares", rank + 1));
+            for c in text.chars() {
+                if let Some(digit) = c.to_digit(10) {
+                    empty = empty * 10 + digit as usize;
+                    if empty == 0 || file + empty > FILES {
+                        return Err(too_long());
+                    }
+                    continue;
+                }
+                file += empty;
+                empty = 0;
+                if file >= FILES {
+                    return Err(too_long());
+                }
+                let sq = (rank * FILES + file) as u8;
+                let side = usize::from(c.is_ascii_lowercase());
+                match c {
+                    'K' | 'k' => kings[side].push(sq),
+                    'R' | 'r' => rooks[side] |= bit(sq),
+                    'Q' | 'q' => queens[side] |= bit(sq),
+                    _ => return Err(FRAME.syntax(&format!("unknown piece '{c}'"))),
+                }
+                file += 1;
+            }
+            if file + empty != FILES {
+                return Err(FRAME.syntax(&format!("rank {} must have 12 squares", rank + 1)));
+            }
+        }
+        let kings = notation::one_king_each(&kings)?;
+        let position = Chad {
+            kings,
+            rooks,
+            queens,
+            turn,
+        };
+        position.validate()?;
+        Ok(position)
+    }
+}
+
+impl Position for Chad {
+    type Move = ChadMove;
+
+    const VARIANT: Variant = Variant::Chad;
+
+    fn start() -> Chad {
+        Chad::parse(START).expect("the start position text is valid")
+    }
+
+    fn from_text(text: &str) -> Result<Chad, PositionError> {
+        Chad::parse(text)
+    }
+
+    fn to_text(&self) -> String {
+        let mut text = String::with_capacity(64);
+        for rank in (0..RANKS).rev() {
+            let mut empty = 0;
+            for file in 0..FILES {
+                match self.piece_letter((rank * FILES + file) as u8) {
+                    Some(letter) => {
+                        if empty > 0 {
+                            text.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        text.push(letter);
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                text.push_str(&empty.to_string());
+            }
+            text.push(if rank == 0 { ' ' } else { '/' });
+        }
+        text.push(self.turn.letter());
+        text
+    }
+
+    fn turn(&self) -> Color {
+        self.turn
+    }
+
+    fn legal_moves(&self) -> Vec<ChadMove> {
+        let mut list = MoveList::new();
+        self.generate(&mut list);
+        list.as_slice().to_vec()
+    }
+
+    fn play(&self, mv: &ChadMove) -> Chad {
+        self.after(*mv)
+    }
+
+    fn in_check(&self) -> bool {
+        self.king_in_check(self.turn)
+    }
+
+    fn checked_kings(&self) -> Vec<Coord> {
+        Color::ALL
+            .into_iter()
+            .filter(|&color| self.king_in_check(color))
+            .map(|color| {
+                let (file, rank) = coord(self.kings[color.index()]);
+                Coord::new(file, rank)
+            })
+            .collect()
+    }
+
+    fn board_view(&self) -> BoardView {
+        let cells = (0..SQUARES as u8)
+            .map(|sq| match self.piece_letter(sq) {
+                Some(letter) => notation::piece_cell(letter),
+                None => Cell::Empty,
+            })
+            .collect();
+        BoardView {
+            files: FILES as u8,
+            ranks: RANKS as u8,
+            cells,
+        }
+    }
+
+    fn move_marks(&self, mv: &ChadMove) -> MoveMarks {
+        MoveMarks {
+            from: vec![mv.from()],
+            to: vec![mv.to()],
+            captures: if mv.capture {
+                vec![mv.to()]
+            } else {
+                Vec::new()
+            },
+            removed: Vec::new(),
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if self.has_move() {
+            None
+        } else if self.in_check() {
+            Some(Outcome::win(self.turn.other(), EndReason::Checkmate))
+        } else if STALEMATE_IS_DRAW {
+            Some(Outcome::draw(EndReason::Stalemate))
+        } else {
+            Some(Outcome::win(self.turn.other(), EndReason::Stalemate))
+        }
+    }
+
+    fn repetition_key(&self) -> Option<String> {
+        // C13: placement (rooks and queens told apart) and side to move: the position text.
+        Some(self.to_text())
+    }
+
+    fn move_text(&self, mv: &ChadMove) -> String {
+        format!(
+            "{}{}{}{}{}",
+            mv.piece,
+            square_name(mv.from),
+            if mv.capture { 'x' } else { '-' },
+            square_name(mv.to),
+            if mv.promotion { "=Q" } else { "" }
+        )
+    }
+
+    fn display_move(&self, mv: &ChadMove) -> String {
+        self.move_text(mv)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<ChadMove, MoveError> {
+        let legal = self.legal_moves();
+        if legal.is_empty() {
+            return Err(MoveError::GameOver);
+        }
+        notation::resolve(&BOARD, self, &legal, text)
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        self.count(depth)
+    }
+}
+
+const FRAME: notation::PositionFrame = notation::PositionFrame {
+    game: "Chad",
+    ranks: RANKS,
+    example: START,
+};
+
+const BOARD: notation::Board = notation::Board {
+    files: FILES as u8,
+    ranks: RANKS as u8,
+    pieces: "KRQ",
+};
+
+impl Describe<ChadMove> for Chad {
+    fn shape(&self, mv: &ChadMove) -> Option<Shape> {
+        Some(Shape {
+            piece: mv.piece,
+            from: coord(mv.from),
+            to: coord(mv.to),
+            removed: None,
+        })
+    }
+
+    fn display(&self, mv: &ChadMove) -> String {
+        self.display_move(mv)
+    }
+
+    fn own_piece(&self, (file, rank): Sq) -> Option<&'static str> {
+        let sq = rank * FILES as u8 + file;
+        let us = self.turn.index();
+        if self.kings[us] == sq {
+            Some("king")
+        } else if self.rooks[us].has(sq) {
+            Some("rook")
+        } else if self.queens[us].has(sq) {
+            Some("queen")
+        } else {
+            None
+        }
+    }
+
+    fn side(&self) -> &'static str {
+        Variant::Chad.side_name(self.turn)
+    }
+
+    fn syntax_hint(&self) -> &'static str {
+        "Write a move as piece, from and to, like Rg9-h9 or Kd4-e5, or shorter: g9h9, Rgh9, or \
+         Rh9 when only one rook can go there. Captures may have an x (Rg9xh9=Q)."
+    }
+}
