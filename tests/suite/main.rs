@@ -7,3 +7,4 @@ mod chad;
 mod common;
 mod oracle;
 mod shakti;
+mod walks;
