@@ -120,6 +120,30 @@ impl Bits for u64 {
     }
 }
 
+impl Bits for u16 {
+    #[inline]
+    fn nearest(self, d: usize) -> u8 {
+        u64::from(self).nearest(d)
+    }
+
+    #[inline]
+    fn squares(self) -> Squares<u16> {
+        Squares(self)
+    }
+}
+
+impl Iterator for Squares<u16> {
+    type Item = u8;
+
+    #[inline]
+    fn next(&mut self) -> Option<u8> {
+        let mut wide = Squares(u64::from(self.0));
+        let sq = wide.next()?;
+        self.0 &= self.0 - 1;
+        Some(sq)
+    }
+}
+
 impl Iterator for Squares<u64> {
     type Item = u8;
 

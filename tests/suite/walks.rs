@@ -50,7 +50,8 @@ pub fn walk(start: VariantPosition, choices: &[u16]) -> Vec<VariantPosition> {
 
 /// Checks that hold for every position: the text round-trips, every legal move leads to a
 /// valid position (the mover not in check, which the position parser checks on its own),
-/// moves are distinct, and each move's interchange and display texts read back as that move.
+/// moves are distinct, each move's interchange and display texts read back as that move, and
+/// perft's counting agrees with the listed moves.
 pub fn check_position(position: &VariantPosition) {
     let variant = position.variant();
     let text = position.to_text();
@@ -78,6 +79,13 @@ pub fn check_position(position: &VariantPosition) {
         }
     }
     assert_eq!(moves.is_empty(), position.outcome().is_some(), "{text}");
+    // The engines count the last ply without listing moves: both ways must agree.
+    assert_eq!(position.perft(1), moves.len() as u64, "{text}");
+    let listed: usize = moves
+        .iter()
+        .map(|mv| position.play(mv).legal_moves().len())
+        .sum();
+    assert_eq!(position.perft(2), listed as u64, "{text}");
 }
 
 /// Checks that rotating the board by 180 degrees and swapping the colours maps the legal moves

@@ -30,6 +30,37 @@ impl Bb {
         }
     }
 
+    /// The squares of rank `rank` (zero-based) whose files are the bits of `files`.
+    #[inline]
+    pub(crate) fn rank(rank: usize, files: u16) -> Bb {
+        let shift = rank * 12;
+        let bits = u128::from(files);
+        if shift + 12 <= 128 {
+            Bb {
+                lo: bits << shift,
+                hi: 0,
+            }
+        } else if shift >= 128 {
+            Bb {
+                lo: 0,
+                hi: files << (shift - 128),
+            }
+        } else {
+            Bb {
+                lo: bits << shift,
+                hi: files >> (128 - shift),
+            }
+        }
+    }
+
+    /// The squares of file `file` (zero-based) whose ranks are the bits of `ranks`.
+    #[inline]
+    pub(crate) fn file(file: usize, ranks: u16) -> Bb {
+        ranks.squares().fold(Bb::EMPTY, |set, rank| {
+            set.or(Bb::square((usize::from(rank) * 12 + file) as u8))
+        })
+    }
+
     /// The first 144 squares of a compile-time table entry.
     pub(crate) const fn from_wide(wide: Wide) -> Bb {
         Bb {
@@ -71,7 +102,11 @@ impl Bb {
     /// Whether the set holds `sq`.
     #[inline]
     pub(crate) const fn has(self, sq: u8) -> bool {
-        self.and(Bb::square(sq)).any()
+        if sq < 128 {
+            (self.lo >> sq) & 1 != 0
+        } else {
+            (self.hi >> (sq - 128)) & 1 != 0
+        }
     }
 
     /// How many squares the set holds.
@@ -191,5 +226,13 @@ mod tests {
         assert_eq!(Bb::square(130).nearest(0), 130);
         assert!(!(set & !set).any());
         assert!(set.has(128) && !set.has(129));
+        for rank in 0..12 {
+            let row = Bb::rank(rank, 0b1000_0000_0001);
+            assert_eq!(
+                row.squares().collect::<Vec<_>>(),
+                [rank as u8 * 12, rank as u8 * 12 + 11]
+            );
+        }
+        assert_eq!(Bb::file(2, 0b101).squares().collect::<Vec<_>>(), [2, 26]);
     }
 }

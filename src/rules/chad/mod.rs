@@ -157,6 +157,11 @@ pub struct Chad {
     rooks: [Bb; 2],
     queens: [Bb; 2],
     turn: Color,
+    /// The occupied squares of each rank, bit `file`: the same facts as the piece boards,
+    /// kept for the rank and file lookups of rook moves.
+    ranks: [u16; RANKS],
+    /// The occupied squares of each file, bit `rank`.
+    files: [u16; FILES],
 }
 
 /// A Chad move. It records the moving piece, whether it captures and whether a rook promotes,
@@ -210,6 +215,12 @@ trait Sink {
     /// Moves of the `piece` on `from` to the `quiet` and `captures` squares; a rook promotes on
     /// the `promote` squares.
     fn moves(&mut self, piece: char, from: u8, quiet: Bb, captures: Bb, promote: Bb);
+
+    /// The running count, for a sink that only counts: the generator may then add a piece's
+    /// number of moves without listing their squares.
+    fn total(&mut self) -> Option<&mut u64> {
+        None
+    }
 }
 
 struct Counter(u64);
@@ -217,7 +228,12 @@ struct Counter(u64);
 impl Sink for Counter {
     #[inline]
     fn moves(&mut self, _piece: char, _from: u8, quiet: Bb, captures: Bb, _promote: Bb) {
-        self.0 += u64::from(quiet.count() + captures.count());
+        self.0 += u64::from((quiet | captures).count());
+    }
+
+    #[inline]
+    fn total(&mut self) -> Option<&mut u64> {
+        Some(&mut self.0)
     }
 }
 
@@ -268,23 +284,79 @@ impl Sink for MoveList {
     }
 }
 
-/// The squares a rook (or with `diagonal`, a queen) on `from` reaches, up to and including the
-/// first piece in each direction.
+/// The squares a queen on `from` reaches diagonally, up to and including the first piece in
+/// each direction.
 #[inline]
-fn slide(from: u8, occupied: Bb, diagonal: bool) -> Bb {
-    let reach = ray_reach(from, 0, occupied)
-        | ray_reach(from, 2, occupied)
-        | ray_reach(from, 4, occupied)
-        | ray_reach(from, 6, occupied);
-    if diagonal {
-        reach
-            | ray_reach(from, 1, occupied)
-            | ray_reach(from, 3, occupied)
-            | ray_reach(from, 5, occupied)
-            | ray_reach(from, 7, occupied)
-    } else {
-        reach
+fn diagonal_reach(from: u8, occupied: Bb) -> Bb {
+    ray_reach(from, 1, occupied)
+        | ray_reach(from, 3, occupied)
+        | ray_reach(from, 5, occupied)
+        | ray_reach(from, 7, occupied)
+}
+
+/// `LINE_REACH[pos][inner]`: on a line of 12 squares (a rank or a file) whose occupancy has
+/// the inner ten bits `inner` (squares 1 to 10; the end squares never block anything), the
+/// squares a rook on `pos` reaches, up to and including the first piece each way.
+static LINE_REACH: [[u16; 1024]; FILES] = {
+    let mut out = [[0; 1024]; FILES];
+    let mut pos = 0;
+    while pos < FILES {
+        let mut inner = 0;
+        while inner < 1024 {
+            let occupied = inner << 1;
+            let mut reach = 0u16;
+            let mut up = pos + 1;
+            while up < FILES {
+                reach |= 1 << up;
+                if occupied & 1 << up != 0 {
+                    break;
+                }
+                up += 1;
+            }
+            let mut down = pos;
+            while down > 0 {
+                down -= 1;
+                reach |= 1 << down;
+                if occupied & 1 << down != 0 {
+                    break;
+                }
+            }
+            out[pos][inner] = reach;
+            inner += 1;
+        }
+        pos += 1;
     }
+    out
+};
+
+/// The squares a rook on `pos` of a line with occupancy `occupied` reaches along it.
+#[inline]
+fn line_reach(pos: usize, occupied: u16) -> u16 {
+    LINE_REACH[pos][usize::from((occupied >> 1) & 0x3FF)]
+}
+
+/// `LINE_COUNT[bits]`: how many of the 12 bits of a line are set (a table, because the
+/// portable x86-64 target has no population count instruction).
+static LINE_COUNT: [u8; 1 << FILES] = {
+    let mut out = [0; 1 << FILES];
+    let mut bits = 0;
+    while bits < out.len() {
+        out[bits] = bits.count_ones() as u8;
+        bits += 1;
+    }
+    out
+};
+
+/// The number of squares in a set of a line's squares.
+#[inline]
+fn line_count(bits: u16) -> u32 {
+    u32::from(LINE_COUNT[usize::from(bits & 0xFFF)])
+}
+
+/// The square number of `file` and `rank`.
+#[inline]
+fn square(file: impl Into<usize>, rank: impl Into<usize>) -> u8 {
+    (rank.into() * FILES + file.into()) as u8
 }
 
 /// A square beyond the far end of every ray in each direction: l12 for the directions that
@@ -305,6 +377,14 @@ fn ray_reach(from: u8, d: usize, occupied: Bb) -> Bb {
 }
 
 impl Chad {
+    /// Flips the occupancy of `sq` in the rank and file lines.
+    #[inline]
+    fn toggle_line_bit(&mut self, sq: u8) {
+        let (file, rank) = (usize::from(sq) % FILES, usize::from(sq) / FILES);
+        self.ranks[rank] ^= 1 << file;
+        self.files[file] ^= 1 << rank;
+    }
+
     #[inline]
     fn men(&self, side: usize) -> Bb {
         self.rooks[side] | self.queens[side]
@@ -361,16 +441,16 @@ impl Chad {
         let mut pins = [(0u8, Bb::EMPTY); 8];
         let mut pinned = 0;
         for (d, &ray) in RAYS[usize::from(king)].iter().enumerate() {
-            let blockers = ray & occupied;
-            if !blockers.any() {
-                continue;
-            }
-            let first = blockers.nearest(d);
             let attackers = if is_orthogonal(d) {
                 orthogonal
             } else {
                 diagonal
             };
+            let blockers = ray & occupied;
+            if !attackers.any() || !blockers.any() {
+                continue;
+            }
+            let first = blockers.nearest(d);
             if attackers.has(first) {
                 checkers += 1;
                 evasion = ray ^ RAYS[usize::from(first)][d];
@@ -398,14 +478,51 @@ impl Chad {
             ('Q', self.queens[us], Bb::EMPTY),
         ] {
             for from in men.squares() {
-                let mut reach = slide(from, occupied, piece == 'Q') & evasion;
-                for &(man, line) in &pins[..pinned] {
-                    if man == from {
-                        reach &= line;
+                let (file, rank) = (usize::from(from) % FILES, usize::from(from) / FILES);
+                let prey = CAPTURE_ZONE[us][usize::from(from)] & enemy_men;
+                let (rank_occupied, file_occupied) = (self.ranks[rank], self.files[file]);
+                let along_rank = line_reach(file, rank_occupied);
+                let along_file = line_reach(rank, file_occupied);
+                let (rank_quiet, file_quiet) =
+                    (along_rank & !rank_occupied, along_file & !file_occupied);
+                let (mut rank_prey, mut file_prey) = (0u16, 0u16);
+                if prey.any() {
+                    for f in (along_rank & rank_occupied).squares() {
+                        rank_prey |= u16::from(prey.has(square(f, rank))) << f;
+                    }
+                    for r in (along_file & file_occupied).squares() {
+                        file_prey |= u16::from(prey.has(square(file, r))) << r;
                     }
                 }
-                let captures = reach & enemy_men & CAPTURE_ZONE[us][usize::from(from)];
-                sink.moves(piece, from, reach & !occupied, captures, promote);
+                let queen = piece == 'Q';
+                let diagonals = if queen {
+                    diagonal_reach(from, occupied)
+                } else {
+                    Bb::EMPTY
+                };
+                let restricted = checkers > 0 || pins[..pinned].iter().any(|&(man, _)| man == from);
+                if !restricted && let Some(total) = sink.total() {
+                    // The common case at perft's last ply: count without listing squares.
+                    let mut count =
+                        line_count(rank_quiet | rank_prey) + line_count(file_quiet | file_prey);
+                    if queen {
+                        count += (diagonals & (!occupied | prey)).count();
+                    }
+                    *total += u64::from(count);
+                    continue;
+                }
+                let mut allowed = evasion;
+                for &(man, line) in &pins[..pinned] {
+                    if man == from {
+                        allowed &= line;
+                    }
+                }
+                let quiet = Bb::rank(rank, rank_quiet)
+                    | Bb::file(file, file_quiet)
+                    | (diagonals & !occupied);
+                let captures =
+                    Bb::rank(rank, rank_prey) | Bb::file(file, file_prey) | (diagonals & prey);
+                sink.moves(piece, from, quiet & allowed, captures & allowed, promote);
             }
         }
         checkers > 0
@@ -426,6 +543,10 @@ impl Chad {
             ..*self
         };
         let (from, to) = (bit(mv.from), bit(mv.to));
+        next.toggle_line_bit(mv.from);
+        if !mv.capture {
+            next.toggle_line_bit(mv.to);
+        }
         if mv.capture {
             next.rooks[them] &= !to;
             next.queens[them] &= !to;
@@ -536,12 +657,17 @@ impl Chad {
             }
         }
         let kings = notation::one_king_each(&kings)?;
-        let position = Chad {
+        let mut position = Chad {
             kings,
             rooks,
             queens,
             turn,
+            ranks: [0; RANKS],
+            files: [0; FILES],
         };
+        for sq in (position.pieces(0) | position.pieces(1)).squares() {
+            position.toggle_line_bit(sq);
+        }
         position.validate()?;
         Ok(position)
     }
