@@ -25,12 +25,6 @@ pub(crate) const DIRECTIONS: [(i8, i8); 8] = [
     (-1, -1),
 ];
 
-/// Whether direction `d` (an index into [`DIRECTIONS`]) is orthogonal, i.e. a rook line.
-#[inline]
-pub(crate) const fn is_orthogonal(d: usize) -> bool {
-    d.is_multiple_of(2)
-}
-
 /// The square `(file + df, rank + dr)` if it is on the board.
 const fn offset(sq: usize, files: usize, ranks: usize, df: i8, dr: i8) -> Option<usize> {
     let file = (sq % files) as isize + df as isize;

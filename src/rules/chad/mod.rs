@@ -21,7 +21,7 @@ mod bitboard;
 
 use bitboard::Bb;
 
-use super::lines::{self, Bits, is_orthogonal};
+use super::lines::{self, Bits};
 use super::notation::{self, Describe, Shape, Sq};
 use super::{
     BoardView, Cell, Color, Coord, EndReason, MoveError, MoveMarks, Outcome, Position,
@@ -157,11 +157,11 @@ pub struct Chad {
     rooks: [Bb; 2],
     queens: [Bb; 2],
     turn: Color,
-    /// The occupied squares of each rank, bit `file`: the same facts as the piece boards,
-    /// kept for the rank and file lookups of rook moves.
-    ranks: [u16; RANKS],
-    /// The occupied squares of each file, bit `rank`.
-    files: [u16; FILES],
+    /// Each side's occupied squares of each rank, bit `file`: the same facts as the piece
+    /// boards, kept for the rank and file lookups of rook lines.
+    ranks: [[u16; RANKS]; 2],
+    /// Each side's occupied squares of each file, bit `rank`.
+    files: [[u16; FILES]; 2],
 }
 
 /// A Chad move. It records the moving piece, whether it captures and whether a rook promotes,
@@ -353,6 +353,53 @@ fn line_count(bits: u16) -> u32 {
     u32::from(LINE_COUNT[usize::from(bits & 0xFFF)])
 }
 
+/// The zero-based file and rank of a square.
+#[inline]
+fn file_rank(sq: u8) -> (usize, usize) {
+    (usize::from(sq) % FILES, usize::from(sq) / FILES)
+}
+
+/// `AREA[sq]`: 1 and 2 for White's castle and wall, 3 and 4 for Black's, 0 elsewhere.
+const AREA: [u8; SQUARES] = {
+    let mut out = [0; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let mut side = 0;
+        while side < 2 {
+            if CASTLE[side].has(sq as u8) {
+                out[sq] = 1 + 2 * side as u8;
+            } else if WALL[side].has(sq as u8) {
+                out[sq] = 2 + 2 * side as u8;
+            }
+            side += 1;
+        }
+        sq += 1;
+    }
+    out
+};
+
+/// `CAPTURE_AREA[side][sq]`: the [`AREA`] a rook or queen of `side` on `sq` may capture in
+/// (C7), or 0. The same rule as [`CAPTURE_ZONE`], as a number for the line lookups.
+const CAPTURE_AREA: [[u8; SQUARES]; 2] = {
+    let mut out = [[0; SQUARES]; 2];
+    let mut side = 0;
+    while side < 2 {
+        let mut sq = 0;
+        while sq < SQUARES {
+            let own_castle = 1 + 2 * side as u8;
+            let enemy_castle = 3 - 2 * side as u8;
+            if AREA[sq] == enemy_castle + 1 {
+                out[side][sq] = enemy_castle;
+            } else if AREA[sq] == own_castle {
+                out[side][sq] = own_castle + 1;
+            }
+            sq += 1;
+        }
+        side += 1;
+    }
+    out
+};
+
 /// The square number of `file` and `rank`.
 #[inline]
 fn square(file: impl Into<usize>, rank: impl Into<usize>) -> u8 {
@@ -377,12 +424,43 @@ fn ray_reach(from: u8, d: usize, occupied: Bb) -> Bb {
 }
 
 impl Chad {
-    /// Flips the occupancy of `sq` in the rank and file lines.
+    /// Flips the occupancy of `sq` by `side` in the rank and file lines.
     #[inline]
-    fn toggle_line_bit(&mut self, sq: u8) {
-        let (file, rank) = (usize::from(sq) % FILES, usize::from(sq) / FILES);
-        self.ranks[rank] ^= 1 << file;
-        self.files[file] ^= 1 << rank;
+    fn toggle_line_bit(&mut self, side: usize, sq: u8) {
+        let (file, rank) = file_rank(sq);
+        self.ranks[side][rank] ^= 1 << file;
+        self.files[side][file] ^= 1 << rank;
+    }
+
+    /// The occupied squares of rank `rank`, both sides.
+    #[inline]
+    fn rank_line(&self, rank: usize) -> u16 {
+        self.ranks[0][rank] | self.ranks[1][rank]
+    }
+
+    /// The occupied squares of file `file`, both sides.
+    #[inline]
+    fn file_line(&self, file: usize) -> u16 {
+        self.files[0][file] | self.files[1][file]
+    }
+
+    /// Whether an enemy rook or queen (of `them`) attacks `sq` along its rank or file, with
+    /// the square `lifted` treated as empty. Enemy kings never share a rank or file with a
+    /// square of the other castle, so every enemy piece on these lines is a rook or queen.
+    #[inline]
+    fn attacked_on_lines(&self, them: usize, sq: u8, lifted: u8) -> bool {
+        let (file, rank) = file_rank(sq);
+        let (lifted_file, lifted_rank) = file_rank(lifted);
+        let mut rank_line = self.rank_line(rank);
+        let mut file_line = self.file_line(file);
+        if lifted_rank == rank {
+            rank_line &= !(1 << lifted_file);
+        }
+        if lifted_file == file {
+            file_line &= !(1 << lifted_rank);
+        }
+        line_reach(file, rank_line) & self.ranks[them][rank] != 0
+            || line_reach(rank, file_line) & self.files[them][file] != 0
     }
 
     #[inline]
@@ -395,29 +473,23 @@ impl Chad {
         self.men(side) | bit(self.kings[side])
     }
 
-    /// Whether `sq` is attacked by the enemy rooks and queens `orthogonal` and queens
-    /// `diagonal`, with `occupied` blocking (C9: walls and castles never block).
+    /// Whether a square of the castles is attacked by `them` with the square `lifted` treated
+    /// as empty (C9: walls and castles never block; only rooks and queens attack).
     #[inline]
-    fn attacked(sq: u8, occupied: Bb, orthogonal: Bb, diagonal: Bb) -> bool {
-        let rays = &RAYS[usize::from(sq)];
-        let hit = |d: usize, attackers: Bb| (rays[d] & attackers).has(first_stop(sq, d, occupied));
-        hit(0, orthogonal)
-            || hit(2, orthogonal)
-            || hit(4, orthogonal)
-            || hit(6, orthogonal)
-            || (diagonal.any()
-                && (hit(1, diagonal) || hit(3, diagonal) || hit(5, diagonal) || hit(7, diagonal)))
+    fn attacked(&self, them: usize, sq: u8, lifted: u8) -> bool {
+        self.attacked_on_lines(them, sq, lifted)
+            || (self.queens[them].any() && {
+                let occupied = (self.pieces(0) | self.pieces(1)) & !bit(lifted);
+                let rays = &RAYS[usize::from(sq)];
+                [1, 3, 5, 7]
+                    .into_iter()
+                    .any(|d| (rays[d] & self.queens[them]).has(first_stop(sq, d, occupied)))
+            })
     }
 
     fn king_in_check(&self, color: Color) -> bool {
-        let them = color.other().index();
-        let occupied = self.pieces(0) | self.pieces(1);
-        Chad::attacked(
-            self.kings[color.index()],
-            occupied,
-            self.men(them),
-            self.queens[them],
-        )
+        let king = self.kings[color.index()];
+        self.attacked(color.other().index(), king, king)
     }
 
     /// Generates every legal move into `sink` and returns whether the side to move is in check.
@@ -433,40 +505,75 @@ impl Chad {
         let enemy_men = self.men(them);
         let occupied = own | self.pieces(them);
         let king = self.kings[us];
-        let orthogonal = enemy_men;
         let diagonal = self.queens[them];
 
         let mut checkers = 0;
         let mut evasion = Bb::FULL;
         let mut pins = [(0u8, Bb::EMPTY); 8];
         let mut pinned = 0;
-        for (d, &ray) in RAYS[usize::from(king)].iter().enumerate() {
-            let attackers = if is_orthogonal(d) {
-                orthogonal
-            } else {
-                diagonal
-            };
-            let blockers = ray & occupied;
-            if !attackers.any() || !blockers.any() {
-                continue;
-            }
-            let first = blockers.nearest(d);
-            if attackers.has(first) {
-                checkers += 1;
-                evasion = ray ^ RAYS[usize::from(first)][d];
-            } else if own.has(first) {
-                let beyond = RAYS[usize::from(first)][d] & occupied;
-                if beyond.any() && attackers.has(beyond.nearest(d)) {
-                    pins[pinned] = (first, ray);
+        let (king_file, king_rank) = file_rank(king);
+        let lines = [
+            (
+                king_file,
+                self.rank_line(king_rank),
+                self.ranks[them][king_rank],
+                [0, 4],
+            ),
+            (
+                king_rank,
+                self.file_line(king_file),
+                self.files[them][king_file],
+                [2, 6],
+            ),
+        ];
+        for (pos, line, enemies, [up, down]) in lines {
+            let blockers = line_reach(pos, line) & line;
+            for first in blockers.squares() {
+                let d = if usize::from(first) > pos { up } else { down };
+                if enemies & 1 << first != 0 {
+                    checkers += 1;
+                    let checker = RAYS[usize::from(king)][d].nearest_in(occupied, d);
+                    evasion = RAYS[usize::from(king)][d] ^ RAYS[usize::from(checker)][d];
+                    continue;
+                }
+                // An own piece: pinned if the next piece behind it is an enemy rook or queen.
+                let behind = line_reach(usize::from(first), line) & line & !(1 << pos);
+                let beyond = if d == up {
+                    behind & !((2 << first) - 1)
+                } else {
+                    behind & ((1 << first) - 1)
+                };
+                if beyond & enemies != 0 {
+                    let ray = RAYS[usize::from(king)][d];
+                    pins[pinned] = (ray.nearest_in(occupied, d), ray);
                     pinned += 1;
                 }
             }
         }
+        if diagonal.any() {
+            for d in [1, 3, 5, 7] {
+                let ray = RAYS[usize::from(king)][d];
+                let blockers = ray & occupied;
+                if !blockers.any() {
+                    continue;
+                }
+                let first = blockers.nearest(d);
+                if diagonal.has(first) {
+                    checkers += 1;
+                    evasion = ray ^ RAYS[usize::from(first)][d];
+                } else if own.has(first) {
+                    let beyond = RAYS[usize::from(first)][d] & occupied;
+                    if beyond.any() && diagonal.has(beyond.nearest(d)) {
+                        pins[pinned] = (first, ray);
+                        pinned += 1;
+                    }
+                }
+            }
+        }
 
-        let lifted = occupied ^ bit(king);
         let safe = (KING_TARGETS[usize::from(king)] & !own)
             .squares()
-            .filter(|&to| !Chad::attacked(to, lifted, orthogonal, diagonal))
+            .filter(|&to| !self.attacked(them, to, king))
             .fold(Bb::EMPTY, |safe, to| safe | bit(to));
         sink.moves('K', king, safe & !occupied, safe & occupied, Bb::EMPTY);
         if checkers >= 2 {
@@ -478,22 +585,27 @@ impl Chad {
             ('Q', self.queens[us], Bb::EMPTY),
         ] {
             for from in men.squares() {
-                let (file, rank) = (usize::from(from) % FILES, usize::from(from) / FILES);
-                let prey = CAPTURE_ZONE[us][usize::from(from)] & enemy_men;
-                let (rank_occupied, file_occupied) = (self.ranks[rank], self.files[file]);
+                let (file, rank) = file_rank(from);
+                let (rank_occupied, file_occupied) = (self.rank_line(rank), self.file_line(file));
                 let along_rank = line_reach(file, rank_occupied);
                 let along_file = line_reach(rank, file_occupied);
                 let (rank_quiet, file_quiet) =
                     (along_rank & !rank_occupied, along_file & !file_occupied);
                 let (mut rank_prey, mut file_prey) = (0u16, 0u16);
-                if prey.any() {
-                    for f in (along_rank & rank_occupied).squares() {
-                        rank_prey |= u16::from(prey.has(square(f, rank))) << f;
+                let zone = CAPTURE_AREA[us][usize::from(from)];
+                if zone != 0 {
+                    for f in (along_rank & self.ranks[them][rank]).squares() {
+                        rank_prey |= u16::from(AREA[usize::from(square(f, rank))] == zone) << f;
                     }
-                    for r in (along_file & file_occupied).squares() {
-                        file_prey |= u16::from(prey.has(square(file, r))) << r;
+                    for r in (along_file & self.files[them][file]).squares() {
+                        file_prey |= u16::from(AREA[usize::from(square(file, r))] == zone) << r;
                     }
                 }
+                let prey = if zone != 0 {
+                    CAPTURE_ZONE[us][usize::from(from)] & enemy_men
+                } else {
+                    Bb::EMPTY
+                };
                 let queen = piece == 'Q';
                 let diagonals = if queen {
                     diagonal_reach(from, occupied)
@@ -543,11 +655,10 @@ impl Chad {
             ..*self
         };
         let (from, to) = (bit(mv.from), bit(mv.to));
-        next.toggle_line_bit(mv.from);
-        if !mv.capture {
-            next.toggle_line_bit(mv.to);
-        }
+        next.toggle_line_bit(us, mv.from);
+        next.toggle_line_bit(us, mv.to);
         if mv.capture {
+            next.toggle_line_bit(them, mv.to);
             next.rooks[them] &= !to;
             next.queens[them] &= !to;
         }
@@ -662,11 +773,13 @@ impl Chad {
             rooks,
             queens,
             turn,
-            ranks: [0; RANKS],
-            files: [0; FILES],
+            ranks: [[0; RANKS]; 2],
+            files: [[0; FILES]; 2],
         };
-        for sq in (position.pieces(0) | position.pieces(1)).squares() {
-            position.toggle_line_bit(sq);
+        for side in 0..2 {
+            for sq in position.pieces(side).squares() {
+                position.toggle_line_bit(side, sq);
+            }
         }
         position.validate()?;
         Ok(position)
