@@ -131,8 +131,10 @@ impl Iterator for Squares<u16> {
 
     #[inline]
     fn next(&mut self) -> Option<u8> {
-        let mut wide = Squares(u64::from(self.0));
-        let sq = wide.next()?;
+        if self.0 == 0 {
+            return None;
+        }
+        let sq = self.0.trailing_zeros() as u8;
         self.0 &= self.0 - 1;
         Some(sq)
     }

@@ -72,6 +72,23 @@ const fn bit(sq: u8) -> u64 {
     1 << sq
 }
 
+/// The nearest square of `line` (part of a ray in direction `d`) as a bit, or 0 if it is
+/// empty. Branch-free: this runs for every direction of every piece.
+#[inline(always)]
+fn nearest_bit(line: u64, d: usize) -> u64 {
+    if d < 4 {
+        line & line.wrapping_neg()
+    } else {
+        (1 << 63 >> (line | 1).leading_zeros()) & line
+    }
+}
+
+/// The square of a one-bit board.
+#[inline]
+fn square_of(bit: u64) -> u8 {
+    bit.trailing_zeros() as u8
+}
+
 const fn coord(sq: u8) -> Sq {
     (sq % FILES as u8, sq / FILES as u8)
 }
@@ -232,17 +249,24 @@ impl Shakti {
         self.warriors[0] | self.warriors[1] | bit(self.kings[0]) | bit(self.kings[1])
     }
 
-    /// The first tile from `sq` in direction `d`, passing over holes.
-    #[inline]
-    fn first_tile(&self, sq: u8, d: usize) -> Option<u8> {
+    /// The first and second tiles from `sq` in direction `d`, passing over holes, as bits (0
+    /// where there is none).
+    #[inline(always)]
+    fn first_two(&self, sq: u8, d: usize) -> (u64, u64) {
         let on_line = RAYS[usize::from(sq)][d] & self.tiles;
-        (on_line != 0).then(|| on_line.nearest(d))
+        let first = nearest_bit(on_line, d);
+        (first, nearest_bit(on_line ^ first, d))
     }
 
     /// The tiles `sq` sees: the first tile in each direction. Sight is symmetric between tiles.
     #[inline]
     fn sight(&self, sq: u8) -> u64 {
-        (0..8).fold(0, |seen, d| seen | self.first_tile(sq, d).map_or(0, bit))
+        let rays = &RAYS[usize::from(sq)];
+        let mut seen = 0;
+        for (d, ray) in rays.iter().enumerate() {
+            seen |= nearest_bit(ray & self.tiles, d);
+        }
+        seen
     }
 
     fn king_in_check(&self, color: Color) -> bool {
@@ -284,31 +308,22 @@ impl Shakti {
         }
         sink.targets(king, king_sight & !occupied & !danger);
         let enemies = enemy_warriors | bit(enemy_king);
+        let free = self.tiles & !occupied;
         let mut shields = 0;
         for d in 0..8 {
-            if let Some(first) = self.first_tile(king, d)
-                && bit(first) & occupied == 0
-                && let Some(second) = self.first_tile(first, d)
-                && bit(second) & enemies != 0
-            {
-                shields |= bit(first);
+            let (first, second) = self.first_two(king, d);
+            if second & enemies != 0 {
+                shields |= first & free;
             }
         }
         for warrior in self.warriors[us].squares() {
             let mut steps = 0;
             for d in 0..8 {
-                let Some(first) = self.first_tile(warrior, d) else {
-                    continue;
-                };
-                if bit(first) & occupied != 0 {
-                    continue;
-                }
-                steps |= bit(first);
-                if shields & bit(first) == 0
-                    && let Some(second) = self.first_tile(first, d)
-                    && bit(second) & occupied == 0
-                {
-                    sink.jump(warrior, second, first);
+                let (first, second) = self.first_two(warrior, d);
+                let step = first & free;
+                steps |= step;
+                if step & !shields != 0 && second & free != 0 {
+                    sink.jump(warrior, square_of(second), square_of(step));
                 }
             }
             sink.targets(warrior, steps);
