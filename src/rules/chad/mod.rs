@@ -19,6 +19,9 @@
 
 mod bitboard;
 
+use std::fmt;
+use std::str::FromStr;
+
 use bitboard::Bb;
 
 use super::lines::{self, Bits};
@@ -985,5 +988,19 @@ impl Describe<ChadMove> for Chad {
     fn syntax_hint(&self) -> &'static str {
         "Write a move as piece, from and to, like Rg9-h9 or Kd4-e5, or shorter: g9h9, Rgh9, or \
          Rh9 when only one rook can go there. Captures may have an x (Rg9xh9=Q)."
+    }
+}
+
+impl fmt::Display for Chad {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_text())
+    }
+}
+
+impl FromStr for Chad {
+    type Err = PositionError;
+
+    fn from_str(text: &str) -> Result<Chad, PositionError> {
+        Chad::parse(text)
     }
 }

@@ -18,7 +18,8 @@
 //! vacated square keeps its tile and only tiles block lines, sight depends on the tiles alone,
 //! which makes legality cheap: see [`Shakti::generate`].
 
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
+use std::str::FromStr;
 
 use super::lines::{self, Bits};
 use super::notation::{self, Describe, Shape, Sq};
@@ -36,6 +37,10 @@ pub const START: &str = "#.....#/.w.k.w./......./......./......./.W.K.W./#.....#
 
 /// The untiled corners a1, g1, a7 and g7 (S-A1: 45 tiles, not 49).
 const CORNERS: u64 = 1 | 1 << 6 | 1 << 42 | 1 << 48;
+
+/// S14 (Recommendation, adopted): when neither side could move, the game is drawn at once.
+/// With `false` the stuck side passes anyway, and the passes end the game by repetition.
+pub const BLOCKED_ENDS_THE_GAME: bool = true;
 
 /// The most warriors a side can have: each starts with two and none are ever added.
 pub const MAX_WARRIORS: u32 = 2;
@@ -347,7 +352,7 @@ impl Shakti {
     fn stuck(&self, in_check: bool) -> Stuck {
         if in_check {
             Stuck::Mated
-        } else if self.passed().has_board_move() {
+        } else if !BLOCKED_ENDS_THE_GAME || self.passed().has_board_move() {
             Stuck::Pass
         } else {
             Stuck::Blocked
@@ -691,5 +696,19 @@ impl Describe<ShaktiMove> for Shakti {
         "Write a move as from-to, like b2-b3 or b2b4, or name the piece and its target, like \
          Wb4 or Kd3. A warrior jump removes the tile it jumps over (b2-b4). Write pass when \
          you cannot move."
+    }
+}
+
+impl fmt::Display for Shakti {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_text())
+    }
+}
+
+impl FromStr for Shakti {
+    type Err = PositionError;
+
+    fn from_str(text: &str) -> Result<Shakti, PositionError> {
+        Shakti::parse(text)
     }
 }
