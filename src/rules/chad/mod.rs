@@ -95,26 +95,22 @@ const CASTLE: [Bb; 2] = [castle(0), castle(1)];
 /// Each side's wall.
 const WALL: [Bb; 2] = [wall(0), wall(1)];
 
-/// Where a king on each square may go: a step or a knight's leap inside the castle it is in
-/// (C2). Empty outside the castles.
-const KING_TARGETS: [Bb; SQUARES] = {
-    let steps = lines::leaps::<SQUARES>(FILES, RANKS, 1, 0);
-    let diagonals = lines::leaps::<SQUARES>(FILES, RANKS, 1, 1);
-    let knights = lines::leaps::<SQUARES>(FILES, RANKS, 1, 2);
-    let mut out = [Bb::EMPTY; SQUARES];
-    let mut sq = 0;
-    while sq < SQUARES {
-        let mut color = 0;
-        while color < 2 {
-            if CASTLE[color].has(sq as u8) {
-                let reach = Bb::from_wide(steps[sq])
-                    .or(Bb::from_wide(diagonals[sq]))
-                    .or(Bb::from_wide(knights[sq]));
-                out[sq] = reach.and(CASTLE[color]);
+/// `KING_STEPS[local]`: where a king may go inside its castle (C2: a step or a knight's leap),
+/// with the castle's squares numbered 0 to 8 from its lower-left corner, rank by rank.
+const KING_STEPS: [u16; 9] = {
+    let mut out = [0; 9];
+    let mut from: usize = 0;
+    while from < 9 {
+        let mut to: usize = 0;
+        while to < 9 {
+            let df = (from % 3).abs_diff(to % 3);
+            let dr = (from / 3).abs_diff(to / 3);
+            if (df <= 1 && dr <= 1 && to != from) || (df == 1 && dr == 2) || (df == 2 && dr == 1) {
+                out[from] |= 1 << to;
             }
-            color += 1;
+            to += 1;
         }
-        sq += 1;
+        from += 1;
     }
     out
 };
@@ -448,6 +444,15 @@ impl Chad {
         self.files[side][file] ^= 1 << rank;
     }
 
+    /// The squares of `owner`'s castle occupied by `side`, numbered as in [`KING_STEPS`].
+    #[inline]
+    fn castle_bits(&self, owner: usize, side: usize) -> u16 {
+        let (file, rank) = CASTLE_CORNER[owner];
+        (0..3).fold(0, |bits, row| {
+            bits | ((self.ranks[side][rank + row] >> file) & 7) << (3 * row)
+        })
+    }
+
     /// The occupied squares of rank `rank`, both sides.
     #[inline]
     fn rank_line(&self, rank: usize) -> u16 {
@@ -587,11 +592,36 @@ impl Chad {
             }
         }
 
-        let safe = (KING_TARGETS[usize::from(king)] & !own)
+        // King moves, on the nine squares of the castle.
+        let (corner_file, corner_rank) = CASTLE_CORNER[us];
+        let castle_square = |local: u8| {
+            square(
+                corner_file + usize::from(local % 3),
+                corner_rank + usize::from(local / 3),
+            )
+        };
+        let local = (king_rank - corner_rank) * 3 + king_file - corner_file;
+        let safe = (KING_STEPS[local] & !self.castle_bits(us, us))
             .squares()
-            .filter(|&to| !self.attacked(them, to, king))
-            .fold(Bb::EMPTY, |safe, to| safe | bit(to));
-        sink.moves('K', king, safe & !occupied, safe & occupied, Bb::EMPTY);
+            .filter(|&to| !self.attacked(them, castle_square(to), king))
+            .fold(0u16, |safe, to| safe | 1 << to);
+        if let Some(total) = sink.total() {
+            *total += u64::from(line_count(safe));
+        } else {
+            let prey = self.castle_bits(us, them);
+            let squares = |locals: u16| {
+                locals
+                    .squares()
+                    .fold(Bb::EMPTY, |set, local| set | bit(castle_square(local)))
+            };
+            sink.moves(
+                'K',
+                king,
+                squares(safe & !prey),
+                squares(safe & prey),
+                Bb::EMPTY,
+            );
+        }
         if checkers >= 2 {
             return true;
         }
