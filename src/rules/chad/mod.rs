@@ -638,6 +638,8 @@ impl Chad {
                 let (rank_quiet, file_quiet) =
                     (along_rank & !rank_occupied, along_file & !file_occupied);
                 let (mut rank_prey, mut file_prey) = (0u16, 0u16);
+                // The line boards hold the enemy king too, but it can never be prey here: in
+                // its castle it would be in check with us to move, and it never stands on a wall.
                 let zone = CAPTURE_AREA[us][usize::from(from)];
                 if zone != 0 {
                     for f in (along_rank & self.ranks[them][rank]).squares() {

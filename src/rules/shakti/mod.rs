@@ -384,28 +384,27 @@ impl Shakti {
         if depth == 0 {
             return 1;
         }
-        let (found, in_check) = if depth == 1 {
+        let in_check = if depth == 1 {
             let mut counter = Counter(0);
             let in_check = self.generate(&mut counter);
             if counter.0 > 0 {
                 return counter.0;
             }
-            (0, in_check)
+            in_check
         } else {
             let (list, in_check) = self.board_moves();
-            let total = list
-                .as_slice()
-                .iter()
-                .map(|&mv| self.after(mv).count(depth - 1))
-                .sum();
             if list.len > 0 {
-                return total;
+                return list
+                    .as_slice()
+                    .iter()
+                    .map(|&mv| self.after(mv).count(depth - 1))
+                    .sum();
             }
-            (total, in_check)
+            in_check
         };
         match self.stuck(in_check) {
             Stuck::Pass => self.passed().count(depth - 1),
-            Stuck::Mated | Stuck::Blocked => found,
+            Stuck::Mated | Stuck::Blocked => 0,
         }
     }
 
