@@ -208,6 +208,15 @@ impl ChadMove {
     }
 }
 
+/// Where the pieces other than the king may go: anywhere, or in check only to block or
+/// capture the checker (`evasion`), and a pinned piece only along its pin line.
+struct Restriction<'a> {
+    checked: bool,
+    evasion: Bb,
+    /// Each pinned piece's square and the line from the king it must stay on.
+    pins: &'a [(u8, Bb)],
+}
+
 /// Receives generated moves: a list for [`Position::legal_moves`], a counter for perft's last
 /// ply. Both go through the one generator, so they cannot disagree.
 trait Sink {
@@ -522,11 +531,11 @@ impl Chad {
     fn generate(&self, sink: &mut impl Sink) -> bool {
         let us = self.turn.index();
         let them = 1 - us;
-        let own = self.pieces(us);
-        let enemy_men = self.men(them);
-        let occupied = own | self.pieces(them);
         let king = self.kings[us];
         let diagonal = self.queens[them];
+        // The whole-board sets are only needed off the common path (checks, pins, queens,
+        // listing), so they are computed where used.
+        let occupied = || self.pieces(us) | self.pieces(them);
 
         let mut checkers = 0;
         let mut evasion = Bb::FULL;
@@ -553,7 +562,7 @@ impl Chad {
                 let d = if usize::from(first) > pos { up } else { down };
                 if enemies & 1 << first != 0 {
                     checkers += 1;
-                    let checker = RAYS[usize::from(king)][d].nearest_in(occupied, d);
+                    let checker = RAYS[usize::from(king)][d].nearest_in(occupied(), d);
                     evasion = RAYS[usize::from(king)][d] ^ RAYS[usize::from(checker)][d];
                     continue;
                 }
@@ -566,12 +575,13 @@ impl Chad {
                 };
                 if beyond & enemies != 0 {
                     let ray = RAYS[usize::from(king)][d];
-                    pins[pinned] = (ray.nearest_in(occupied, d), ray);
+                    pins[pinned] = (ray.nearest_in(occupied(), d), ray);
                     pinned += 1;
                 }
             }
         }
         if diagonal.any() {
+            let (own, occupied) = (self.pieces(us), occupied());
             for d in [1, 3, 5, 7] {
                 let ray = RAYS[usize::from(king)][d];
                 let blockers = ray & occupied;
@@ -626,66 +636,76 @@ impl Chad {
             return true;
         }
 
-        for (piece, men, promote) in [
-            ('R', self.rooks[us], CASTLE[them]),
-            ('Q', self.queens[us], Bb::EMPTY),
-        ] {
-            for from in men.squares() {
-                let (file, rank) = file_rank(from);
-                let (rank_occupied, file_occupied) = (self.rank_line(rank), self.file_line(file));
-                let along_rank = line_reach(file, rank_occupied);
-                let along_file = line_reach(rank, file_occupied);
-                let (rank_quiet, file_quiet) =
-                    (along_rank & !rank_occupied, along_file & !file_occupied);
-                let (mut rank_prey, mut file_prey) = (0u16, 0u16);
-                // The line boards hold the enemy king too, but it can never be prey here: in
-                // its castle it would be in check with us to move, and it never stands on a wall.
-                let zone = CAPTURE_AREA[us][usize::from(from)];
-                if zone != 0 {
-                    for f in (along_rank & self.ranks[them][rank]).squares() {
-                        rank_prey |= u16::from(AREA[usize::from(square(f, rank))] == zone) << f;
-                    }
-                    for r in (along_file & self.files[them][file]).squares() {
-                        file_prey |= u16::from(AREA[usize::from(square(file, r))] == zone) << r;
-                    }
-                }
-                let prey = if zone != 0 {
-                    CAPTURE_ZONE[us][usize::from(from)] & enemy_men
-                } else {
-                    Bb::EMPTY
-                };
-                let queen = piece == 'Q';
-                let diagonals = if queen {
-                    diagonal_reach(from, occupied)
-                } else {
-                    Bb::EMPTY
-                };
-                let restricted = checkers > 0 || pins[..pinned].iter().any(|&(man, _)| man == from);
-                if !restricted && let Some(total) = sink.total() {
-                    // The common case at perft's last ply: count without listing squares.
-                    let mut count =
-                        line_count(rank_quiet | rank_prey) + line_count(file_quiet | file_prey);
-                    if queen {
-                        count += (diagonals & (!occupied | prey)).count();
-                    }
-                    *total += u64::from(count);
-                    continue;
-                }
-                let mut allowed = evasion;
-                for &(man, line) in &pins[..pinned] {
-                    if man == from {
-                        allowed &= line;
-                    }
-                }
-                let quiet = Bb::rank(rank, rank_quiet)
-                    | Bb::file(file, file_quiet)
-                    | (diagonals & !occupied);
-                let captures =
-                    Bb::rank(rank, rank_prey) | Bb::file(file, file_prey) | (diagonals & prey);
-                sink.moves(piece, from, quiet & allowed, captures & allowed, promote);
-            }
+        let restriction = Restriction {
+            checked: checkers > 0,
+            evasion,
+            pins: &pins[..pinned],
+        };
+        for from in self.rooks[us].squares() {
+            self.man_moves(sink, 'R', from, &restriction);
+        }
+        for from in self.queens[us].squares() {
+            self.man_moves(sink, 'Q', from, &restriction);
         }
         checkers > 0
+    }
+
+    /// The moves of the rook or queen `piece` on `from` (see [`Chad::generate`]).
+    #[inline(always)]
+    fn man_moves(&self, sink: &mut impl Sink, piece: char, from: u8, restriction: &Restriction) {
+        let us = self.turn.index();
+        let them = 1 - us;
+        let occupied = || self.pieces(us) | self.pieces(them);
+        let promote = if piece == 'R' {
+            CASTLE[them]
+        } else {
+            Bb::EMPTY
+        };
+        let (file, rank) = file_rank(from);
+        let (rank_occupied, file_occupied) = (self.rank_line(rank), self.file_line(file));
+        let along_rank = line_reach(file, rank_occupied);
+        let along_file = line_reach(rank, file_occupied);
+        let (rank_quiet, file_quiet) = (along_rank & !rank_occupied, along_file & !file_occupied);
+        let (mut rank_prey, mut file_prey) = (0u16, 0u16);
+        // The line boards hold the enemy king too, but it can never be prey here: in
+        // its castle it would be in check with us to move, and it never stands on a wall.
+        let zone = CAPTURE_AREA[us][usize::from(from)];
+        if zone != 0 {
+            for f in (along_rank & self.ranks[them][rank]).squares() {
+                rank_prey |= u16::from(AREA[usize::from(square(f, rank))] == zone) << f;
+            }
+            for r in (along_file & self.files[them][file]).squares() {
+                file_prey |= u16::from(AREA[usize::from(square(file, r))] == zone) << r;
+            }
+        }
+        let queen = piece == 'Q';
+        let prey = || CAPTURE_ZONE[us][usize::from(from)] & self.men(them);
+        let diagonals = if queen {
+            diagonal_reach(from, occupied())
+        } else {
+            Bb::EMPTY
+        };
+        let restricted =
+            restriction.checked || restriction.pins.iter().any(|&(man, _)| man == from);
+        if !restricted && let Some(total) = sink.total() {
+            // The common case at perft's last ply: count without listing squares.
+            let mut count = line_count(rank_quiet | rank_prey) + line_count(file_quiet | file_prey);
+            if queen {
+                count += (diagonals & (!occupied() | prey())).count();
+            }
+            *total += u64::from(count);
+            return;
+        }
+        let mut allowed = restriction.evasion;
+        for &(man, line) in restriction.pins {
+            if man == from {
+                allowed &= line;
+            }
+        }
+        let quiet =
+            Bb::rank(rank, rank_quiet) | Bb::file(file, file_quiet) | (diagonals & !occupied());
+        let captures = Bb::rank(rank, rank_prey) | Bb::file(file, file_prey) | (diagonals & prey());
+        sink.moves(piece, from, quiet & allowed, captures & allowed, promote);
     }
 
     fn has_move(&self) -> bool {
