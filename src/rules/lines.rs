@@ -91,7 +91,10 @@ pub(crate) trait Bits: Copy {
     fn nearest(self, d: usize) -> u8;
 
     /// The set squares, lowest first.
-    fn squares(self) -> Squares<Self>;
+    fn squares(self) -> Self::Squares;
+
+    /// The iterator of [`Bits::squares`].
+    type Squares: Iterator<Item = u8>;
 }
 
 /// An iterator over the set squares of a bitboard, lowest first.
@@ -99,6 +102,8 @@ pub(crate) trait Bits: Copy {
 pub(crate) struct Squares<T>(pub(crate) T);
 
 impl Bits for u64 {
+    type Squares = Squares<u64>;
+
     #[inline]
     fn nearest(self, d: usize) -> u8 {
         if d < 4 {
@@ -115,6 +120,8 @@ impl Bits for u64 {
 }
 
 impl Bits for u16 {
+    type Squares = Squares<u16>;
+
     #[inline]
     fn nearest(self, d: usize) -> u8 {
         u64::from(self).nearest(d)

@@ -265,6 +265,9 @@ pub(crate) fn resolve<M: Clone, D: Describe<M>>(
     }
 }
 
+/// How many moves an error message lists before it says "and N more", to keep chat short.
+const MAX_LISTED: usize = 12;
+
 /// What to say about a move text that names no legal move.
 fn illegal_hint<M, D: Describe<M>>(game: &D, legal: &[M], queries: &[Query]) -> String {
     let all: Vec<String> = legal.iter().map(|mv| game.display(mv)).collect();
@@ -291,10 +294,17 @@ fn illegal_hint<M, D: Describe<M>>(game: &D, legal: &[M], queries: &[Query]) -> 
     if all.is_empty() {
         return String::from("There is no legal move.");
     }
+    let shown = if all.len() > MAX_LISTED {
+        let mut shown = all[..MAX_LISTED].to_vec();
+        shown.push(format!("{} more", all.len() - MAX_LISTED));
+        shown
+    } else {
+        all
+    };
     format!(
         "Nothing of yours can go to {}. Legal moves: {}.",
         square::name(to.0, to.1),
-        list_or(&all)
+        list_or(&shown)
     )
 }
 

@@ -178,6 +178,8 @@ impl BitOrAssign for Bb {
 }
 
 impl Bits for Bb {
+    type Squares = Squares<(u128, u16)>;
+
     #[inline]
     fn nearest(self, d: usize) -> u8 {
         if d < 4 {
@@ -194,24 +196,25 @@ impl Bits for Bb {
     }
 
     #[inline]
-    fn squares(self) -> Squares<Bb> {
-        Squares(self)
+    fn squares(self) -> Squares<(u128, u16)> {
+        // Unpacked, so that the loop keeps the words in registers.
+        Squares((self.lo, self.hi))
     }
 }
 
-impl Iterator for Squares<Bb> {
+impl Iterator for Squares<(u128, u16)> {
     type Item = u8;
 
     #[inline]
     fn next(&mut self) -> Option<u8> {
-        let set = &mut self.0;
-        if set.lo != 0 {
-            let sq = set.lo.trailing_zeros() as u8;
-            set.lo &= set.lo - 1;
+        let (lo, hi) = &mut self.0;
+        if *lo != 0 {
+            let sq = lo.trailing_zeros() as u8;
+            *lo &= *lo - 1;
             Some(sq)
-        } else if set.hi != 0 {
-            let sq = 128 + set.hi.trailing_zeros() as u8;
-            set.hi &= set.hi - 1;
+        } else if *hi != 0 {
+            let sq = 128 + hi.trailing_zeros() as u8;
+            *hi &= *hi - 1;
             Some(sq)
         } else {
             None
