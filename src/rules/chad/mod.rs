@@ -15,7 +15,7 @@
 //!
 //! The engine keeps each side's rooks and queens as 144-square bitboards and finds
 //! checks and pins from the king outwards, so legal moves need no trial moves: see
-//! [`Chad::generate`].
+//! `Chad::generate`.
 
 mod bitboard;
 

@@ -16,7 +16,7 @@
 //!
 //! The engine keeps the tiles and each side's warriors as 49-bit boards in a `u64`. Because a
 //! vacated square keeps its tile and only tiles block lines, sight depends on the tiles alone,
-//! which makes legality cheap: see [`Shakti::generate`].
+//! which makes legality cheap: see `Shakti::generate`.
 
 use std::fmt::{self, Write as _};
 use std::str::FromStr;
