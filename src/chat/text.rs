@@ -201,6 +201,29 @@ pub fn rules(variant: Option<Variant>) -> String {
              repetition draws; after 50 moves without capture or promotion a draw can be \
              claimed. Moves: e3e4, Je4, Rxe5, e4."
         }
+        Variant::Shakti => {
+            "Board 7x7 of tiles (the four corners have none). Each side has a king and two \
+             warriors; pieces stand only on tiles. Not in check, a king moves to the first \
+             tile in any of the 8 directions if it is empty, passing over holes. A warrior \
+             does the same, or jumps to the second tile when the first two are empty, and \
+             the tile it jumped is removed for good. Only kings capture, and only warriors. \
+             A king is in check when an enemy warrior sees it (nothing but holes between); in \
+             check it may only step to an adjacent tile. The two kings may never see each \
+             other. Checkmate wins; a player who cannot move passes (I play the pass for \
+             them), and if neither side can move the game is drawn. Threefold repetition \
+             draws. Moves: b2-b3, b2b4, Wb4, Kd3."
+        }
+        Variant::Chad => {
+            "Board 12x12. Each side has a king and eight rooks in a 3x3 castle (White c3-e5, \
+             Black h8-j10) surrounded by a wall of twelve squares. The king never leaves its \
+             castle and moves like a king or a knight inside it. Rooks move as in chess; a \
+             rook that ends a move in the enemy castle becomes a queen. Captures happen only \
+             between a wall and its castle: a piece on the enemy wall may take a defender \
+             inside the enemy castle, and a defender inside its own castle may take an \
+             attacker on its wall; elsewhere pieces only block. The king may take an enemy \
+             queen inside its castle. Checks go through walls. Checkmate wins; stalemate and \
+             threefold repetition draw. Moves: Rh9, g9xh9, Rgh9, Rg9-h9."
+        }
         Variant::Chesscala => {
             "Board 6x8; a square holds a stack of up to four pieces of either colour. Files \
              a-b, c-d and e-f are three circuits: up the right file, across rank 8, down the \

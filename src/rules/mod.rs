@@ -8,10 +8,14 @@
 //! Text goes in through parsers that first read it and then validate it; every failure is a
 //! typed error with a friendly message ([`MoveError`], [`PositionError`]).
 
+pub mod chad;
 pub mod chak;
 pub mod chesscala;
+mod lines;
+mod notation;
 mod record;
 mod registry;
+pub mod shakti;
 pub mod square;
 
 use std::fmt;
@@ -21,8 +25,10 @@ pub use record::{Played, Record, RecordError};
 pub use registry::{UnknownVariant, Variant};
 pub use square::Coord;
 
+use chad::Chad;
 use chak::Chak;
 use chesscala::Chesscala;
+use shakti::Shakti;
 
 /// One of the two sides. In Chak the second side is called Green; see [`Variant::side_name`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -578,6 +584,8 @@ macro_rules! games {
 
 games! {
     Chak(Chak),
+    Shakti(Shakti),
+    Chad(Chad),
     Chesscala(Chesscala),
 }
 

@@ -11,6 +11,10 @@ use super::Color;
 pub enum Variant {
     /// Chak (Couch Tomato, 2021): 9x9, Maya theme.
     Chak,
+    /// Shakti (Christian Freeling, 1982): 7x7 tiles that warriors remove as they jump.
+    Shakti,
+    /// Chad (Christian Freeling, 1979): 12x12, kings confined to castles, rooks and queens.
+    Chad,
     /// Chesscala (Tremblay and Mustoe, 2011): 6x8 chess with mancala sowing of stacks.
     Chesscala,
 }
@@ -36,6 +40,25 @@ const REGISTRY: &[Entry] = &[
         sides: ["White", "Green"],
     },
     Entry {
+        variant: Variant::Shakti,
+        key: "shakti",
+        name: "Shakti",
+        aliases: &["shakti", "tiles"],
+        summary: "7x7 board of tiles: warriors jump and remove tiles, only kings capture, and a \
+              king in check may only step; checkmate wins, and a player who cannot move passes.",
+        sides: ["White", "Black"],
+    },
+    Entry {
+        variant: Variant::Chad,
+        key: "chad",
+        name: "Chad",
+        aliases: &["chad", "castles"],
+        summary: "12x12 board, one king and eight rooks each: kings stay in their castles, rooks \
+              promote to queens in the enemy castle, and captures only happen between a wall \
+              and its castle; checkmate wins.",
+        sides: ["White", "Black"],
+    },
+    Entry {
         variant: Variant::Chesscala,
         key: "chesscala",
         name: "Chesscala",
@@ -49,7 +72,12 @@ const REGISTRY: &[Entry] = &[
 
 impl Variant {
     /// Every game, in registry order.
-    pub const ALL: [Variant; 2] = [Variant::Chak, Variant::Chesscala];
+    pub const ALL: [Variant; 4] = [
+        Variant::Chak,
+        Variant::Shakti,
+        Variant::Chad,
+        Variant::Chesscala,
+    ];
 
     fn entry(self) -> &'static Entry {
         REGISTRY

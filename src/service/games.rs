@@ -245,7 +245,7 @@ impl Service {
         match self.store.accept_challenge(row.id, &game).await {
             Ok(game) => {
                 info!(challenge = row.id, game = game.id, "challenge accepted");
-                self.replay(game).await
+                self.load(game.id).await
             }
             Err(StoreError::Conflict) => Err(ServiceError::ChallengeClosed {
                 id: row.id,
@@ -475,13 +475,13 @@ impl Service {
             .await?;
         let awaiting: Vec<&GameRow> = rows.iter().filter(|row| awaits(row, me.id)).collect();
         match (awaiting.as_slice(), rows.as_slice()) {
-            ([row], _) => self.replay((*row).clone()).await,
+            ([row], _) => self.load(row.id).await,
             ([], []) => match self.latest_game_here(place, me).await? {
                 Some(state) => active(state),
                 None => Err(ServiceError::NoGame),
             },
             ([], [row]) => {
-                let state = self.replay(row.clone()).await?;
+                let state = self.load(row.id).await?;
                 let to_move = state.player(state.turn()).display_name.clone();
                 Err(ServiceError::NotYourTurn {
                     game: row.id,
@@ -498,18 +498,14 @@ impl Service {
 
     /// A game by id, if it belongs to this channel.
     async fn game_here(&self, place: &Place, id: i64) -> Result<GameState, ServiceError> {
-        let row = self
-            .store
-            .game(id)
-            .await?
-            .ok_or(ServiceError::NoSuchGame(id))?;
-        if row.platform != place.platform {
+        let state = self.load(id).await?;
+        if state.row.platform != place.platform {
             return Err(ServiceError::NoSuchGame(id));
         }
-        if row.channel != place.channel {
+        if state.row.channel != place.channel {
             return Err(ServiceError::ElsewhereGame(id));
         }
-        self.replay(row).await
+        Ok(state)
     }
 
     async fn which_game(&self, rows: &[GameRow], example: &str) -> ServiceError {
@@ -545,7 +541,7 @@ impl Service {
             .active_games_in(&place.platform, &place.channel, me.id)
             .await?;
         match rows.as_slice() {
-            [row] => self.replay(row.clone()).await,
+            [row] => self.load(row.id).await,
             [] => self
                 .latest_game_here(place, &me)
                 .await?
@@ -565,7 +561,7 @@ impl Service {
             .into_iter()
             .find(|row| row.platform == place.platform && row.channel == place.channel);
         match here {
-            Some(row) => Ok(Some(self.replay(row).await?)),
+            Some(row) => Ok(Some(self.load(row.id).await?)),
             None => Ok(None),
         }
     }
@@ -845,7 +841,7 @@ impl Service {
             } else {
                 continue;
             };
-            let state = self.replay(row).await?;
+            let state = self.load(row.id).await?;
             match kind {
                 Some(kind) => {
                     if self.store.claim_reminder(id, ply, kind, now).await? {

@@ -410,15 +410,11 @@ impl Service {
     /// # Errors
     /// [`ServiceError::NoSuchGame`], or `Internal` when the stored game does not replay.
     pub async fn load(&self, id: i64) -> Result<GameState, ServiceError> {
-        let row = self
+        let (row, moves) = self
             .store
-            .game(id)
+            .game_with_moves(id)
             .await?
             .ok_or(ServiceError::NoSuchGame(id))?;
-        self.replay(row).await
-    }
-
-    async fn replay(&self, row: GameRow) -> Result<GameState, ServiceError> {
         let variant = Variant::from_name(&row.game_key).ok_or_else(|| {
             internal(&format!(
                 "game #{} has unknown game {}",
@@ -427,7 +423,6 @@ impl Service {
         })?;
         let start = VariantPosition::from_text(variant, &row.start_position)
             .map_err(|e| internal(&format!("game #{} start: {e}", row.id)))?;
-        let moves = self.store.moves(row.id).await?;
         let texts: Vec<&str> = moves.iter().map(|m| m.text.as_str()).collect();
         let record = Record::replay(start, &texts)
             .map_err(|e| internal(&format!("game #{}: {e}", row.id)))?;

@@ -180,6 +180,13 @@ impl Store {
         Ok(Store { pool })
     }
 
+    /// Starts a write transaction. `BEGIN IMMEDIATE` takes the write lock at once (waiting out
+    /// the busy timeout), so a transaction that reads before it writes can never fail on a
+    /// snapshot another writer made stale.
+    async fn write(&self) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>> {
+        Ok(self.pool.begin_with("BEGIN IMMEDIATE").await?)
+    }
+
     /// Closes every connection (checkpointing the WAL).
     pub async fn close(&self) {
         self.pool.close().await;
@@ -382,7 +389,7 @@ impl Store {
     /// # Errors
     /// [`StoreError::Conflict`] when the challenge is no longer open.
     pub async fn accept_challenge(&self, challenge_id: i64, game: &NewGame<'_>) -> Result<GameRow> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.write().await?;
         let game_row = insert_game(&mut tx, game).await?;
         let done = sqlx::query(
             "UPDATE challenges SET status = 'accepted', game_id = ?2 \
@@ -404,7 +411,7 @@ impl Store {
     /// # Errors
     /// [`StoreError`] when the database fails.
     pub async fn create_game(&self, game: &NewGame<'_>) -> Result<GameRow> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.write().await?;
         let row = insert_game(&mut tx, game).await?;
         tx.commit().await?;
         Ok(row)
@@ -419,6 +426,28 @@ impl Store {
             .bind(id)
             .fetch_optional(&self.pool)
             .await?)
+    }
+
+    /// A game and its moves, read in one transaction so that they agree even while moves
+    /// are being written.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database fails.
+    pub async fn game_with_moves(&self, id: i64) -> Result<Option<(GameRow, Vec<MoveRow>)>> {
+        let mut tx = self.pool.begin().await?;
+        let row: Option<GameRow> = sqlx::query_as("SELECT * FROM games WHERE id = ?1")
+            .bind(id)
+            .fetch_optional(&mut *tx)
+            .await?;
+        let Some(row) = row else { return Ok(None) };
+        let moves = sqlx::query_as(
+            "SELECT ply, text, player_id, played_at FROM moves WHERE game_id = ?1 ORDER BY ply",
+        )
+        .bind(id)
+        .fetch_all(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(Some((row, moves)))
     }
 
     /// The moves of a game in order.
@@ -497,7 +526,7 @@ impl Store {
     /// # Errors
     /// [`StoreError::Conflict`] when the game moved on (or ended) in the meantime.
     pub async fn append_moves(&self, append: &AppendMoves<'_>) -> Result<()> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.write().await?;
         let new_ply = append.expected_ply + append.moves.len() as i64;
         let (status, result, reason, finished_at) = match append.finish {
             Some((result, reason)) => ("finished", Some(result), Some(reason), Some(append.now)),

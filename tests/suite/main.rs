@@ -3,10 +3,14 @@
 //! Test data copied from the rules specification and the independent oracles lives in
 //! `tests/data/`; nothing here reads files outside the repository.
 
+mod chad;
 mod chak;
 mod chesscala;
 mod cli;
 mod common;
+mod oracle;
 mod service;
+mod shakti;
 mod store;
 mod transcripts;
+mod walks;

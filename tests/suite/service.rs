@@ -42,6 +42,7 @@ async fn started_game(service: &Service) -> i64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_racing_moves_apply_once() {
+    let _ = tracing_subscriber::fmt().with_test_writer().try_init();
     let dir = tempfile::tempdir().expect("a temporary folder");
     let clock = ManualClock::new(START);
     let service = open(&dir.path().join("race.db"), &clock).await;
