@@ -192,6 +192,13 @@ impl Board {
         if let Some(to) = self.square(text) {
             out.push(query(None, None, to));
         }
+        // A capture mark with nothing before it: `Rxh7`.
+        if let Some(to) = text
+            .strip_prefix(['x', ':'])
+            .and_then(|rest| self.square(rest))
+        {
+            out.push(query(None, None, to));
+        }
         if let Some((file, rank, len)) = square::parse_prefix(text, self.files, self.ranks)
             && let Some(to) = after_separator(&text[len..])
         {
@@ -324,6 +331,10 @@ mod tests {
 
     #[test]
     fn readings_of_chat_texts() {
+        assert!(
+            !reads("Rxh7").is_empty(),
+            "a capture with only the piece letter reads"
+        );
         let shape = Shape {
             piece: 'R',
             from: (6, 8),

@@ -249,3 +249,64 @@ async fn sqlx_corrupt(db: &std::path::Path, id: i64) {
         .expect("updated");
     connection.close().await.expect("closed");
 }
+
+#[tokio::test]
+async fn a_shakti_player_who_cannot_move_is_passed_for() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let clock = ManualClock::new(START);
+    let service = open(&dir.path().join("pass.db"), &clock).await;
+    let store = service.store();
+    let alice = store
+        .player("console", "alice", "alice", START)
+        .await
+        .expect("player");
+    let bob = store
+        .player("console", "bob", "bob", START)
+        .await
+        .expect("player");
+    // After c7-d7, Black (king b1 only) is not in check and has no move.
+    let start = "#.K.#.#/.#####./.#.###./.######/.##.W#./.#####W/#k..#.# w";
+    let game = pigeon::store::NewGame {
+        platform: "console",
+        channel: "general",
+        game_key: "shakti",
+        start_position: start,
+        white_id: alice.id,
+        black_id: bob.id,
+        days_per_move: 3,
+        deadline: START + 3 * 86_400,
+        rematch_of: None,
+        now: START,
+    };
+    let id = store.create_game(&game).await.expect("created").id;
+    let incoming = Incoming {
+        place: place(),
+        user: user("alice"),
+        text: String::from("c7-d7"),
+        event_id: None,
+        addressed: true,
+        mentions: Vec::new(),
+    };
+    let replies = chat::handle(&service, &incoming).await;
+    let text = replies[0].plain();
+    assert!(text.contains("alice played Kc7-d7 in game #"), "{text}");
+    assert!(
+        text.contains("bob has no legal move, so I passed for them."),
+        "{text}"
+    );
+    assert!(text.contains("@alice, your move as White"), "{text}");
+    let state = service.load(id).await.expect("loads");
+    let texts: Vec<&str> = state
+        .record
+        .moves()
+        .iter()
+        .map(|m| m.text.as_str())
+        .collect();
+    assert_eq!(texts, ["c7-d7", "pass"]);
+    assert_eq!(state.turn(), Color::White);
+    let moves = store.moves(id).await.expect("moves");
+    assert_eq!(
+        moves[1].player_id, None,
+        "the pass was the product's, not bob's"
+    );
+}

@@ -131,3 +131,13 @@ async fn help_rules_settings_and_unknown_commands() {
 async fn a_chesscala_game_with_two_part_turns() {
     run("chesscala_game").await;
 }
+
+#[tokio::test]
+async fn a_shakti_game_with_jumps() {
+    run("shakti_game").await;
+}
+
+#[tokio::test]
+async fn a_chad_game_with_a_wall_capture() {
+    run("chad_game").await;
+}
