@@ -399,7 +399,11 @@ fn san_readings(text: &str) -> Vec<SanReading> {
                 heads.push((hint, &text[1..]));
             }
         }
-        heads.push((PieceHint::Pawn, text));
+        // An upper-case piece letter names a piece, never a file: `Dd5` is the divine king.
+        let piece_letter = first.is_ascii_uppercase() && Kind::from_letter(first).is_some();
+        if !piece_letter {
+            heads.push((PieceHint::Pawn, text));
+        }
     }
     let mut readings = Vec::new();
     for (piece, rest) in heads {
@@ -638,6 +642,14 @@ mod tests {
             parse_move(&start(), "hello"),
             Err(MoveError::Syntax { .. })
         ));
+    }
+
+    #[test]
+    fn an_upper_case_piece_letter_is_never_a_file() {
+        let p = parse_fen("rv4svr/1s2o4/1Vp3p1p/p2p4j/5+k3/5q3/P1P1PJ1PP/3QO4/R1SK2SVR b - - 1 18")
+            .unwrap();
+        assert_eq!(parsed(&p, "Dd5").unwrap(), "f5d5");
+        assert_eq!(parsed(&p, "d5").unwrap(), "d6d5+");
     }
 
     #[test]
