@@ -8,9 +8,12 @@
 //!
 //! - [`rules`]: the pure rules core. One position type per game behind the
 //!   [`rules::Position`] trait, the game registry, outcomes, move errors and game records.
+//! - [`render`]: board pictures: a position (last move, checks, viewpoint, caption) to PNG
+//!   bytes, and a whole game to an animated GIF; pure, with embedded art and font.
 //! - [`cli`]: the command-line tools built on the rules core (`moves`, `perft`, `play`).
 //!
 //! See `ARCHITECTURE.md` for how the layers depend on each other.
 
 pub mod cli;
+pub mod render;
 pub mod rules;

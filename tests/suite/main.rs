@@ -4,3 +4,5 @@
 //! `tests/data/`; nothing here reads files outside the repository.
 
 mod common;
+mod render;
+mod views;

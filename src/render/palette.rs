@@ -1,0 +1,141 @@
+//! The fixed 256-colour palette of each theme, shared by PNG pictures (indexed, which keeps
+//! them small) and GIF replays: the theme's exact colours, half-tone blends of the pieces'
+//! colours with the squares (the anti-aliased edges), and a colour cube for everything else.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock, PoisonError};
+
+use resvg::tiny_skia::Pixmap;
+
+use super::theme::{CAPTURE, CHECK, HIGHLIGHT, Rgb, Theme};
+use crate::rules::{Color, Coord};
+
+/// Colours used by the art and boards besides the theme's squares: they get exact palette
+/// entries so that flat areas never dither.
+const ART_COLOURS: [Rgb; 9] = [
+    Rgb(0xe8, 0xb0, 0x20),
+    Rgb(0xe4, 0xf3, 0xf8),
+    Rgb(0x8e, 0x3f, 0x22),
+    Rgb(0xe7, 0xb4, 0x8e),
+    Rgb(0xb9, 0xa5, 0x7d),
+    Rgb(0x6d, 0x55, 0x32),
+    Rgb(0xa8, 0x9c, 0x84),
+    Rgb(0x6b, 0x5b, 0x44),
+    Rgb(0x9c, 0x8d, 0x70),
+];
+
+/// Bits per channel of the colour lookup table.
+const LOOKUP_BITS: u32 = 6;
+const UNSET: u16 = u16::MAX;
+
+/// A theme's palette and a nearest-colour table filled as colours turn up.
+#[derive(Debug)]
+pub(crate) struct Quantiser {
+    palette: Vec<Rgb>,
+    lookup: Vec<u16>,
+}
+
+fn mix(a: Rgb, b: Rgb) -> Rgb {
+    let m = |x: u8, y: u8| ((u16::from(x) + u16::from(y)) / 2) as u8;
+    Rgb(m(a.0, b.0), m(a.1, b.1), m(a.2, b.2))
+}
+
+impl Quantiser {
+    pub(crate) fn new(theme: Theme) -> Quantiser {
+        let p = theme.palette();
+        let mut grounds = vec![p.frame, p.hole];
+        let (files, ranks) = theme.dimensions();
+        for rank in 0..ranks {
+            for file in 0..files {
+                grounds.push(theme.square_color(Coord::new(file, rank)));
+            }
+        }
+        let mut palette = vec![p.text, HIGHLIGHT, CAPTURE, CHECK];
+        palette.extend(&grounds);
+        let mut inks = Vec::new();
+        for color in Color::ALL {
+            let pieces = theme.pieces(color);
+            inks.extend([pieces.body, pieces.line, pieces.detail]);
+        }
+        palette.extend(&inks);
+        palette.extend(ART_COLOURS);
+        for ink in &inks {
+            palette.extend(grounds.iter().map(|ground| mix(*ink, *ground)));
+        }
+        let mut seen = Vec::new();
+        palette.retain(|c| {
+            let fresh = !seen.contains(c);
+            seen.push(*c);
+            fresh
+        });
+        let levels = [0u8, 64, 128, 191, 255];
+        palette.truncate(256 - levels.len().pow(3));
+        for r in levels {
+            for g in levels {
+                for b in levels {
+                    palette.push(Rgb(r, g, b));
+                }
+            }
+        }
+        Quantiser {
+            palette,
+            lookup: vec![UNSET; 1 << (3 * LOOKUP_BITS)],
+        }
+    }
+
+    /// The palette index nearest to a colour.
+    fn index(&mut self, r: u8, g: u8, b: u8) -> u8 {
+        let shift = 8 - LOOKUP_BITS;
+        let key = (usize::from(r >> shift) << (2 * LOOKUP_BITS))
+            | (usize::from(g >> shift) << LOOKUP_BITS)
+            | usize::from(b >> shift);
+        if self.lookup[key] == UNSET {
+            // Weighted roughly by the eye's sensitivity, so greens and greys stay true.
+            let distance = |c: &Rgb| {
+                let d = |a: u8, b: u8| (i32::from(a) - i32::from(b)).pow(2);
+                d(c.0, r) * 3 + d(c.1, g) * 4 + d(c.2, b) * 2
+            };
+            let (best, _) = self
+                .palette
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, c)| distance(c))
+                .expect("the palette holds the colour cube");
+            self.lookup[key] = best as u16;
+        }
+        self.lookup[key] as u8
+    }
+
+    /// An opaque pixmap as palette indices.
+    pub(crate) fn indexed(&mut self, pixmap: &Pixmap) -> Vec<u8> {
+        // Pictures are mostly runs of one colour: remembering the last pixel skips most lookups.
+        let mut last = None;
+        pixmap
+            .data()
+            .chunks_exact(4)
+            .map(|px| match last {
+                Some((seen, index)) if seen == px => index,
+                _ => {
+                    let index = self.index(px[0], px[1], px[2]);
+                    last = Some((px, index));
+                    index
+                }
+            })
+            .collect()
+    }
+
+    /// The palette as RGB triples.
+    pub(crate) fn bytes(&self) -> Vec<u8> {
+        self.palette.iter().flat_map(|c| [c.0, c.1, c.2]).collect()
+    }
+}
+
+/// Runs `f` with the theme's shared quantiser, whose table fills up over the process's life.
+pub(crate) fn with_quantiser<T>(theme: Theme, f: impl FnOnce(&mut Quantiser) -> T) -> T {
+    static QUANTISERS: OnceLock<Mutex<HashMap<Theme, Quantiser>>> = OnceLock::new();
+    let mut map = QUANTISERS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    f(map.entry(theme).or_insert_with(|| Quantiser::new(theme)))
+}
