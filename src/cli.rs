@@ -51,15 +51,21 @@ pub fn moves(
         )?;
         return Ok(());
     }
-    for line in input.lines() {
+    // One output line per input line, always: an unreadable position gives an empty line here
+    // and its error on stderr, and the command fails at the end.
+    let mut first_error = None;
+    for (index, line) in input.lines().enumerate() {
         let line = line?;
-        writeln!(
-            out,
-            "{}",
-            moves_line(&VariantPosition::from_text(variant, &line)?)
-        )?;
+        match VariantPosition::from_text(variant, &line) {
+            Ok(position) => writeln!(out, "{}", moves_line(&position))?,
+            Err(error) => {
+                writeln!(out)?;
+                eprintln!("line {}: {error}", index + 1);
+                first_error.get_or_insert(error);
+            }
+        }
     }
-    Ok(())
+    first_error.map_or(Ok(()), |error| Err(error.into()))
 }
 
 /// `pigeon perft`: the leaf count of the legal move tree, alone on the last line; with

@@ -1,0 +1,125 @@
+//! The command-line tools, run as a user (and the acceptance checks) run them.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn pigeon(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pigeon"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    child
+        .stdin
+        .take()
+        .expect("piped")
+        .write_all(stdin.as_bytes())
+        .expect("stdin is written");
+    child.wait_with_output().expect("the binary finishes")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("output is UTF-8")
+}
+
+#[test]
+fn moves_prints_sorted_interchange_moves() {
+    let output = pigeon(&["moves", "chak", "start"], "");
+    assert!(output.status.success());
+    let text = stdout(&output);
+    assert!(text.starts_with("a1a2, a3a4, a3b3, b1d2,"), "{text}");
+    assert_eq!(text.trim_end().split(", ").count(), 33);
+}
+
+#[test]
+fn moves_reads_positions_from_stdin_one_line_each() {
+    let input =
+        "start\n3k5/4o4/2D6/9/9/9/9/4O4/9 b - - 0 1\n9/4o4/9/9/P3k4/9/9/4O4/4K4 w - - 0 1\n";
+    let output = pigeon(&["moves", "CHAK"], input);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let lines: Vec<String> = stdout(&output).lines().map(String::from).collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0].split(", ").count(), 33);
+    assert_eq!(lines[1], "", "a stalemated side has an empty line");
+    assert!(lines[2].contains("a5a6"), "{}", lines[2]);
+}
+
+#[test]
+fn moves_keeps_one_line_per_input_line_when_one_is_unreadable() {
+    let output = pigeon(&["moves", "chak"], "start\nnot a position\nstart\n");
+    assert!(!output.status.success());
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[1], "");
+    assert_eq!(lines[0], lines[2]);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("line 2"));
+}
+
+#[test]
+fn perft_prints_the_count_last_and_divides_sorted() {
+    let output = pigeon(&["perft", "chak", "2"], "");
+    assert_eq!(stdout(&output).trim_end(), "1092");
+    let output = pigeon(&["perft", "chak", "2", "--divide"], "");
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 34);
+    assert_eq!(lines[0], "a1a2: 33");
+    assert_eq!(lines[3], "b1d2: 34");
+    assert_eq!(lines[33], "1092");
+    let mut sorted = lines[..33].to_vec();
+    sorted.sort_unstable();
+    assert_eq!(sorted, lines[..33]);
+}
+
+#[test]
+fn play_applies_moves_in_any_notation() {
+    let output = pigeon(&["play", "chak", "start", "e3e4", "e7e6", "Vd2"], "");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(
+        stdout(&output).trim_end(),
+        "rvsqkjsvr/4o4/p1p3p1p/4p4/9/4P4/P1P3P1P/3VO4/R1SJKQSVR b - - 3 2"
+    );
+}
+
+#[test]
+fn play_writes_promoted_pieces_with_a_plus() {
+    let output = pigeon(
+        &["play", "chak", "4k4/9/9/9/9/4P4/9/9/4K4 w - - 0 1", "e5"],
+        "",
+    );
+    assert_eq!(
+        stdout(&output).trim_end(),
+        "4k4/9/9/9/4+P4/9/9/9/4K4 b - - 0 1"
+    );
+}
+
+#[test]
+fn play_refuses_an_illegal_move_with_the_chat_message() {
+    let output = pigeon(&["play", "chak", "start", "e3e5"], "");
+    assert!(!output.status.success());
+    let error = String::from_utf8_lossy(&output.stderr);
+    assert!(error.contains("e3e5 is not legal here"), "{error}");
+    assert!(error.contains("Legal moves of the pawn on e3"), "{error}");
+    assert!(stdout(&output).is_empty());
+}
+
+#[test]
+fn unknown_games_and_bad_positions_fail_clearly() {
+    let output = pigeon(&["moves", "checkers", "start"], "");
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("I don't know a game"));
+    let output = pigeon(&["moves", "chak", "nonsense w"], "");
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("unreadable position"));
+}
