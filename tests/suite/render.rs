@@ -6,11 +6,12 @@
 use std::path::PathBuf;
 
 use image::{Rgb as Pixel, RgbImage};
+use pigeon::cli;
 use pigeon::render::{
     self, CHAK_ALTAR, CHAK_RIVER_DARK, CHECK, Caption, FINAL_PAUSE_CS, Frame, HIGHLIGHT,
     MOVE_DELAY_CS, RenderError, RenderOptions, Rgb, SHAKTI_HOLE, Theme,
 };
-use pigeon::rules::{BoardView, Cell, Color, MoveMarks, PieceView};
+use pigeon::rules::{BoardView, Cell, Color, MoveMarks, PieceView, Variant, VariantPosition};
 
 use crate::common::data_path;
 use crate::views::{self, sq};
@@ -385,13 +386,7 @@ fn walk(plies: usize) -> Vec<Frame> {
 fn replay_gif_has_a_frame_per_position_and_a_final_pause() {
     let frames = walk(6);
     let gif = render::replay_gif(Theme::Chad, &frames).unwrap();
-    let mut options = gif::DecodeOptions::new();
-    options.set_color_output(gif::ColorOutput::Indexed);
-    let mut decoder = options.read_info(gif.as_slice()).unwrap();
-    let mut delays = Vec::new();
-    while let Some(frame) = decoder.read_next_frame().unwrap() {
-        delays.push(frame.delay);
-    }
+    let delays = frame_delays(&gif);
     assert_eq!(delays.len(), frames.len());
     assert_eq!(delays.last(), Some(&FINAL_PAUSE_CS));
     assert!(
@@ -418,4 +413,70 @@ fn every_asset_is_listed_with_its_licence() {
     for font in ["fonts/DejaVuSans.ttf", "fonts/DejaVuSans-Bold.ttf"] {
         assert!(copying.contains(&format!("`{font}`")), "{font} not listed");
     }
+}
+
+/// Green (to move) in check on e6, from the Chak oracle vectors.
+const CHAK_CHECK: &str = "4s4/4o4/v8/1j1qk4/8R/3J2K2/P4r3/4O4/SV7 b - - 2 49";
+
+fn frame_delays(gif: &[u8]) -> Vec<u16> {
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::Indexed);
+    let mut decoder = options.read_info(gif).expect("a GIF");
+    let mut delays = Vec::new();
+    while let Some(frame) = decoder.read_next_frame().expect("a frame") {
+        delays.push(frame.delay);
+    }
+    delays
+}
+
+#[test]
+fn real_chak_positions_show_their_checks_from_the_side_to_move() {
+    let position = VariantPosition::from_text(Variant::Chak, CHAK_CHECK).unwrap();
+    let png = render::render_position(&position, &RenderOptions::default()).unwrap();
+    let image = decode(&png);
+    let green = RenderOptions {
+        side: Some(Color::Black),
+        ..RenderOptions::default()
+    };
+    let (x, y, s) = square(Theme::Chak, &green, "e6");
+    assert_eq!(pixel(&image, x + 1, y + s / 2), CHECK);
+    // Seen from Green: a1 is top-right.
+    let (x, y, _) = square(Theme::Chak, &green, "a1");
+    assert!(x > 600 && y < 100);
+    golden("chak-real-check", &png);
+}
+
+#[test]
+fn cli_render_plays_a_legal_last_move_or_reads_its_squares() {
+    let options = RenderOptions {
+        side: Some(Color::Black),
+        ..RenderOptions::default()
+    };
+    let request = cli::RenderRequest {
+        last: Some("e3e4".to_owned()),
+        ..cli::RenderRequest::default()
+    };
+    // Legal at the start: the board after it, seen from Green (to move), e3 and e4 marked.
+    let played = decode(&cli::render(Variant::Chak, "start", &request).unwrap());
+    for name in ["e3", "e4"] {
+        let (x, y, s) = square(Theme::Chak, &options, name);
+        assert_eq!(pixel(&played, x + 1, y + s / 2), HIGHLIGHT, "{name}");
+    }
+    // Not legal in the position after it (Green to move): read as the move that led there.
+    let after = "rvsqkjsvr/4o4/p1p1p1p1p/9/9/4P4/P1P3P1P/4O4/RVSJKQSVR b - - 0 1";
+    let read = decode(&cli::render(Variant::Chak, after, &request).unwrap());
+    assert_eq!(read, played);
+    let err = cli::render(Variant::Chak, "not a position", &request);
+    assert!(matches!(err, Err(cli::CliError::Position(_))));
+}
+
+#[test]
+fn cli_gif_replays_from_the_start() {
+    let moves: Vec<String> = ["e3e4", "e7e6", "d1d2"].map(String::from).to_vec();
+    let gif = cli::gif(Variant::Chak, &moves).unwrap();
+    let delays = frame_delays(&gif);
+    assert_eq!(delays.len(), 4);
+    assert_eq!(delays.last(), Some(&FINAL_PAUSE_CS));
+    let bad = cli::gif(Variant::Chak, &["e3e4".to_owned(), "e3e4".to_owned()]);
+    assert!(matches!(bad, Err(cli::CliError::Move { ply: 2, .. })));
 }
