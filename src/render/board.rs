@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 use std::sync::{Arc, OnceLock};
 
-use resvg::tiny_skia::{FillRule, Paint, Path, PathBuilder, Pixmap, Rect, Transform};
+use resvg::tiny_skia::{FillRule, IntSize, Paint, Path, PathBuilder, Pixmap, Rect, Transform};
 
 use super::art::{self, Cache, FONT_FAMILY, cached};
 use super::text::{self, Anchor, Weight};
@@ -163,12 +163,16 @@ pub(crate) fn draw(
     view: &BoardView,
     options: &RenderOptions,
 ) -> Result<Pixmap, RenderError> {
-    let mut canvas =
-        Pixmap::new(layout.width, layout.height).ok_or(RenderError::Size(options.size))?;
     let base = base(layout)?;
-    // The base is exactly as wide as the picture, so it is copied below the caption band.
-    let offset = (layout.caption * layout.width * 4) as usize;
-    canvas.data_mut()[offset..].copy_from_slice(base.data());
+    // The base is exactly as wide as the picture: the canvas is the caption band followed by
+    // a copy of it, built without first clearing the memory.
+    let band = (layout.caption * layout.width * 4) as usize;
+    let mut data = Vec::with_capacity(band + base.data().len());
+    data.resize(band, 0);
+    data.extend_from_slice(base.data());
+    let mut canvas = IntSize::from_wh(layout.width, layout.height)
+        .and_then(|size| Pixmap::from_vec(data, size))
+        .ok_or(RenderError::Size(options.size))?;
 
     let palette = layout.theme.palette();
     for at in layout.coords() {

@@ -213,8 +213,11 @@ fn encode_png(theme: Theme, pixmap: &Pixmap) -> Result<Vec<u8>, RenderError> {
     encoder.set_color(png::ColorType::Indexed);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_palette(colours);
-    // Fast deflate only finds runs of zeros, which the row filters make out of flat areas.
+    // Fast deflate mostly finds runs of zeros, which the Up filter makes out of rows that
+    // repeat the one above (most of a board); trying every filter per row costs a third more
+    // time for a fifth fewer bytes, and the pictures are well under 100 KB either way.
     encoder.set_compression(png::Compression::Fast);
+    encoder.set_filter(png::Filter::Up);
     let mut writer = encoder.write_header().map_err(encode_error)?;
     writer.write_image_data(&indexed).map_err(encode_error)?;
     writer.finish().map_err(encode_error)?;

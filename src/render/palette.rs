@@ -109,19 +109,16 @@ impl Quantiser {
     /// An opaque pixmap as palette indices.
     pub(crate) fn indexed(&mut self, pixmap: &Pixmap) -> Vec<u8> {
         // Pictures are mostly runs of one colour: remembering the last pixel skips most lookups.
-        let mut last = None;
-        pixmap
-            .data()
-            .chunks_exact(4)
-            .map(|px| match last {
-                Some((seen, index)) if seen == px => index,
-                _ => {
-                    let index = self.index(px[0], px[1], px[2]);
-                    last = Some((px, index));
-                    index
-                }
-            })
-            .collect()
+        let mut out = Vec::with_capacity(pixmap.data().len() / 4);
+        let mut last = (u32::MAX, 0u8);
+        for px in pixmap.data().chunks_exact(4) {
+            let word = u32::from_le_bytes([px[0], px[1], px[2], px[3]]);
+            if word != last.0 {
+                last = (word, self.index(px[0], px[1], px[2]));
+            }
+            out.push(last.1);
+        }
+        out
     }
 
     /// The palette as RGB triples.
