@@ -20,14 +20,15 @@ const DETAIL_PLACEHOLDER: &str = "#fefe01";
 /// The family name inside the font files.
 pub(crate) const FONT_FAMILY: &str = "DejaVu Sans";
 
-pub(crate) type Cache<K> = OnceLock<Mutex<HashMap<K, Arc<Pixmap>>>>;
+/// A process-wide cache of drawn things (sprites by default).
+pub(crate) type Cache<K, V = Pixmap> = OnceLock<Mutex<HashMap<K, Arc<V>>>>;
 
 /// Looks `key` up in `cache`, drawing and storing it on a miss.
-pub(crate) fn cached<K: Eq + std::hash::Hash + Clone>(
-    cache: &'static Cache<K>,
+pub(crate) fn cached<K: Eq + std::hash::Hash + Clone, V>(
+    cache: &'static Cache<K, V>,
     key: &K,
-    draw: impl FnOnce() -> Result<Pixmap, RenderError>,
-) -> Result<Arc<Pixmap>, RenderError> {
+    draw: impl FnOnce() -> Result<V, RenderError>,
+) -> Result<Arc<V>, RenderError> {
     let map = cache.get_or_init(Default::default);
     // A poisoned lock only means another thread panicked while inserting; the map itself is
     // still a valid cache.

@@ -8,6 +8,7 @@ use std::sync::{Arc, OnceLock};
 use resvg::tiny_skia::{FillRule, IntSize, Paint, Path, PathBuilder, Pixmap, Rect, Transform};
 
 use super::art::{self, Cache, FONT_FAMILY, cached};
+use super::palette::with_quantiser;
 use super::text::{self, Anchor, Weight};
 use super::theme::{
     self, CAPTURE, CHAD_GRID, CHECK, CHESSCALA_ARROW, CHESSCALA_KING_FIELDS, ChadZone, HIGHLIGHT,
@@ -157,12 +158,74 @@ pub(crate) fn validate(
     Ok(())
 }
 
+/// A drawn picture, with what it takes to turn it into palette indices cheaply.
+#[derive(Debug)]
+pub(crate) struct Picture {
+    pub pixmap: Pixmap,
+    layout: Layout,
+    /// Squares drawn over after the static board was copied (by index `rank * files + file`).
+    dirty: Vec<bool>,
+}
+
+impl Picture {
+    /// The picture as palette indices: the static board's indices are computed once per
+    /// layout and copied, and only the caption band and the squares drawn over are looked up.
+    pub(crate) fn indexed(&self) -> Result<Vec<u8>, RenderError> {
+        static BASE_INDICES: Cache<(Theme, u32, bool), Vec<u8>> = OnceLock::new();
+        let layout = &self.layout;
+        let theme = layout.theme;
+        let base_indices = cached(&BASE_INDICES, &(theme, layout.sq, layout.flipped), || {
+            let base = base(layout)?;
+            Ok(with_quantiser(theme, |q| q.indexed(&base)))
+        })?;
+        let band = (layout.caption * layout.width) as usize;
+        let mut indices = Vec::with_capacity(band + base_indices.len());
+        indices.resize(band, 0);
+        indices.extend_from_slice(&base_indices);
+        with_quantiser(theme, |q| {
+            q.reindex(
+                &self.pixmap,
+                &mut indices,
+                (0, 0, layout.width, layout.caption),
+            );
+            for at in layout.coords() {
+                let index = usize::from(at.rank) * usize::from(layout.files) + usize::from(at.file);
+                if self.dirty[index] {
+                    let (x, y) = layout.origin(at);
+                    q.reindex(&self.pixmap, &mut indices, (x, y, layout.sq, layout.sq));
+                }
+            }
+        });
+        Ok(indices)
+    }
+}
+
 /// Draws a validated view into a new picture.
 pub(crate) fn draw(
     layout: &Layout,
     view: &BoardView,
     options: &RenderOptions,
-) -> Result<Pixmap, RenderError> {
+) -> Result<Picture, RenderError> {
+    let mut dirty = vec![false; view.cells.len()];
+    let mut touch = |at: Coord| {
+        dirty[usize::from(at.rank) * usize::from(layout.files) + usize::from(at.file)] = true;
+    };
+    for at in layout.coords() {
+        if *view.cell(at) != Cell::Empty {
+            touch(at);
+        }
+    }
+    if let Some(marks) = &options.last {
+        marks
+            .from
+            .iter()
+            .chain(&marks.to)
+            .chain(&marks.captures)
+            .chain(&marks.removed)
+            .for_each(|at| touch(*at));
+    }
+    options.checked.iter().for_each(|at| touch(*at));
+
     let base = base(layout)?;
     // The base is exactly as wide as the picture: the canvas is the caption band followed by
     // a copy of it, built without first clearing the memory.
@@ -183,7 +246,7 @@ pub(crate) fn draw(
 
     if let Some(marks) = &options.last {
         for &at in marks.from.iter().chain(&marks.to) {
-            fill_square(&mut canvas, layout, at, HIGHLIGHT, 110);
+            fill_square(&mut canvas, layout, at, HIGHLIGHT, HIGHLIGHT_ALPHA);
             frame_square(&mut canvas, layout, at, HIGHLIGHT, 0);
         }
         for &at in &marks.removed {
@@ -209,7 +272,11 @@ pub(crate) fn draw(
     if let Some(caption) = &options.caption {
         draw_caption(&mut canvas, layout, caption);
     }
-    Ok(canvas)
+    Ok(Picture {
+        pixmap: canvas,
+        layout: *layout,
+        dirty,
+    })
 }
 
 /// Composites a premultiplied sprite onto the canvas (source over), clipped to the canvas.
@@ -262,6 +329,9 @@ fn fill_square(canvas: &mut Pixmap, layout: &Layout, at: Coord, color: Rgb, alph
     let sq = layout.sq as f32;
     fill_rect(canvas, x as f32, y as f32, sq, sq, &paint(color, alpha));
 }
+
+/// How strongly the last move's squares are tinted (of 255).
+pub(crate) const HIGHLIGHT_ALPHA: u8 = 110;
 
 /// The width of a highlight frame.
 fn frame_width(sq: u32) -> u32 {

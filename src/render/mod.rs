@@ -160,15 +160,16 @@ pub fn render_view(
     view: &BoardView,
     options: &RenderOptions,
 ) -> Result<Vec<u8>, RenderError> {
-    encode_png(theme, &draw_view(theme, view, options)?)
+    let picture = draw_view(theme, view, options)?;
+    encode_png(theme, &picture.pixmap, &picture.indexed()?)
 }
 
-/// Draws a view into a pixmap.
+/// Draws a view into a picture.
 pub(crate) fn draw_view(
     theme: Theme,
     view: &BoardView,
     options: &RenderOptions,
-) -> Result<Pixmap, RenderError> {
+) -> Result<board::Picture, RenderError> {
     board::validate(theme, view, options)?;
     board::draw(&layout(theme, options)?, view, options)
 }
@@ -205,8 +206,8 @@ pub fn square_origin(
 
 /// Encodes an opaque pixmap as an indexed PNG in the theme's palette with fast compression:
 /// a third of the bytes of RGB, and the pictures are mostly flat colour anyway.
-fn encode_png(theme: Theme, pixmap: &Pixmap) -> Result<Vec<u8>, RenderError> {
-    let (colours, indexed) = palette::with_quantiser(theme, |q| (q.bytes(), q.indexed(pixmap)));
+fn encode_png(theme: Theme, pixmap: &Pixmap, indexed: &[u8]) -> Result<Vec<u8>, RenderError> {
+    let colours = palette::with_quantiser(theme, |q| q.bytes());
     let encode_error = |error: png::EncodingError| RenderError::Encode(error.to_string());
     let mut out = Vec::new();
     let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
@@ -219,7 +220,7 @@ fn encode_png(theme: Theme, pixmap: &Pixmap) -> Result<Vec<u8>, RenderError> {
     encoder.set_compression(png::Compression::Fast);
     encoder.set_filter(png::Filter::Up);
     let mut writer = encoder.write_header().map_err(encode_error)?;
-    writer.write_image_data(&indexed).map_err(encode_error)?;
+    writer.write_image_data(indexed).map_err(encode_error)?;
     writer.finish().map_err(encode_error)?;
     Ok(out)
 }

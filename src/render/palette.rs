@@ -7,6 +7,7 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 
 use resvg::tiny_skia::Pixmap;
 
+use super::board::HIGHLIGHT_ALPHA;
 use super::theme::{CAPTURE, CHECK, HIGHLIGHT, Rgb, Theme};
 use crate::rules::{Color, Coord};
 
@@ -35,9 +36,13 @@ pub(crate) struct Quantiser {
     lookup: Vec<u16>,
 }
 
-fn mix(a: Rgb, b: Rgb) -> Rgb {
-    let m = |x: u8, y: u8| ((u16::from(x) + u16::from(y)) / 2) as u8;
-    Rgb(m(a.0, b.0), m(a.1, b.1), m(a.2, b.2))
+/// `over` laid on `under` with `alpha` (of 255) opacity.
+fn mix(over: Rgb, under: Rgb, alpha: u8) -> Rgb {
+    let m = |o: u8, u: u8| {
+        ((u16::from(o) * u16::from(alpha) + u16::from(u) * (255 - u16::from(alpha)) + 127) / 255)
+            as u8
+    };
+    Rgb(m(over.0, under.0), m(over.1, under.1), m(over.2, under.2))
 }
 
 impl Quantiser {
@@ -59,8 +64,14 @@ impl Quantiser {
         }
         palette.extend(&inks);
         palette.extend(ART_COLOURS);
+        // The last move's tint over every ground, then the half-tones of piece edges.
+        palette.extend(
+            grounds
+                .iter()
+                .map(|ground| mix(HIGHLIGHT, *ground, HIGHLIGHT_ALPHA)),
+        );
         for ink in &inks {
-            palette.extend(grounds.iter().map(|ground| mix(*ink, *ground)));
+            palette.extend(grounds.iter().map(|ground| mix(*ink, *ground, 128)));
         }
         let mut seen = Vec::new();
         palette.retain(|c| {
@@ -77,19 +88,31 @@ impl Quantiser {
                 }
             }
         }
-        Quantiser {
-            palette,
-            lookup: vec![UNSET; 1 << (3 * LOOKUP_BITS)],
+        // The palette's own colours (flat areas) map to themselves exactly; where two share a
+        // slot, the earlier (more important) one wins.
+        let mut lookup = vec![UNSET; 1 << (3 * LOOKUP_BITS)];
+        for (index, c) in palette.iter().enumerate().rev() {
+            lookup[Quantiser::key(c.0, c.1, c.2)] = index as u16;
         }
+        Quantiser { palette, lookup }
     }
 
-    /// The palette index nearest to a colour.
-    fn index(&mut self, r: u8, g: u8, b: u8) -> u8 {
+    /// The lookup table slot of a colour.
+    fn key(r: u8, g: u8, b: u8) -> usize {
         let shift = 8 - LOOKUP_BITS;
-        let key = (usize::from(r >> shift) << (2 * LOOKUP_BITS))
+        (usize::from(r >> shift) << (2 * LOOKUP_BITS))
             | (usize::from(g >> shift) << LOOKUP_BITS)
-            | usize::from(b >> shift);
+            | usize::from(b >> shift)
+    }
+
+    /// The palette index for a colour: the palette colour nearest to the centre of the colour's
+    /// table slot, so the answer never depends on which colours were seen first.
+    fn index(&mut self, r: u8, g: u8, b: u8) -> u8 {
+        let key = Quantiser::key(r, g, b);
         if self.lookup[key] == UNSET {
+            let shift = 8 - LOOKUP_BITS;
+            let centre = |c: u8| (c >> shift << shift) | (1 << (shift - 1));
+            let (r, g, b) = (centre(r), centre(g), centre(b));
             // Weighted roughly by the eye's sensitivity, so greens and greys stay true.
             let distance = |c: &Rgb| {
                 let d = |a: u8, b: u8| (i32::from(a) - i32::from(b)).pow(2);
@@ -106,19 +129,41 @@ impl Quantiser {
         self.lookup[key] as u8
     }
 
-    /// An opaque pixmap as palette indices.
+    /// An opaque pixmap as palette indices. Pictures are mostly runs of one colour, so the
+    /// last pixel's index is remembered and most lookups are skipped.
     pub(crate) fn indexed(&mut self, pixmap: &Pixmap) -> Vec<u8> {
-        // Pictures are mostly runs of one colour: remembering the last pixel skips most lookups.
-        let mut out = Vec::with_capacity(pixmap.data().len() / 4);
+        let mut indices = vec![0; pixmap.data().len() / 4];
+        self.reindex(
+            pixmap,
+            &mut indices,
+            (0, 0, pixmap.width(), pixmap.height()),
+        );
+        indices
+    }
+
+    /// Re-indexes the `width` x `height` rectangle at (`x`, `y`) of `pixmap` into `indices`
+    /// (one index per pixel of the whole pixmap).
+    pub(crate) fn reindex(
+        &mut self,
+        pixmap: &Pixmap,
+        indices: &mut [u8],
+        (x, y, width, height): (u32, u32, u32, u32),
+    ) {
+        let stride = pixmap.width() as usize;
+        let data = pixmap.data();
         let mut last = (u32::MAX, 0u8);
-        for px in pixmap.data().chunks_exact(4) {
-            let word = u32::from_le_bytes([px[0], px[1], px[2], px[3]]);
-            if word != last.0 {
-                last = (word, self.index(px[0], px[1], px[2]));
+        for row in y as usize..(y + height) as usize {
+            let start = row * stride + x as usize;
+            let end = start + width as usize;
+            let pixels = data[start * 4..end * 4].chunks_exact(4);
+            for (index, px) in indices[start..end].iter_mut().zip(pixels) {
+                let word = u32::from_le_bytes([px[0], px[1], px[2], px[3]]);
+                if word != last.0 {
+                    last = (word, self.index(px[0], px[1], px[2]));
+                }
+                *index = last.1;
             }
-            out.push(last.1);
         }
-        out
     }
 
     /// The palette as RGB triples.

@@ -33,7 +33,7 @@ pub fn replay_gif(theme: Theme, frames: &[Frame]) -> Result<Vec<u8>, RenderError
         return Err(RenderError::Frames);
     };
     let first = draw_view(theme, &first.view, &first.options)?;
-    let (width, height) = (first.width(), first.height());
+    let (width, height) = (first.pixmap.width(), first.pixmap.height());
     let (w16, h16) = (
         u16::try_from(width).map_err(|_| RenderError::Size(width))?,
         u16::try_from(height).map_err(|_| RenderError::Size(height))?,
@@ -47,16 +47,16 @@ pub fn replay_gif(theme: Theme, frames: &[Frame]) -> Result<Vec<u8>, RenderError
         .map_err(encode_error)?;
 
     let mut previous: Option<Vec<u8>> = None;
-    let mut pixmap = Some(first);
+    let mut picture = Some(first);
     for (n, frame) in frames.iter().enumerate() {
-        let pixmap = match pixmap.take() {
+        let picture = match picture.take() {
             Some(drawn) => drawn,
             None => draw_view(theme, &frame.view, &frame.options)?,
         };
-        if (pixmap.width(), pixmap.height()) != (width, height) {
+        if (picture.pixmap.width(), picture.pixmap.height()) != (width, height) {
             return Err(RenderError::Frames);
         }
-        let indexed = with_quantiser(theme, |q| q.indexed(&pixmap));
+        let indexed = picture.indexed()?;
         let delay = if n + 1 == frames.len() {
             FINAL_PAUSE_CS
         } else {

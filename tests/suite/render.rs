@@ -480,3 +480,32 @@ fn cli_gif_replays_from_the_start() {
     let bad = cli::gif(Variant::Chak, &["e3e4".to_owned(), "e3e4".to_owned()]);
     assert!(matches!(bad, Err(cli::CliError::Move { ply: 2, .. })));
 }
+
+proptest::proptest! {
+    #[test]
+    fn any_move_text_gives_marks_on_the_board(text in "\\PC{0,24}", files in 1u8..=12, ranks in 1u8..=12) {
+        let m = render::marks_from_text(&text, files, ranks);
+        for at in m.from.iter().chain(&m.to).chain(&m.captures).chain(&m.removed) {
+            proptest::prop_assert!(at.file < files && at.rank < ranks);
+        }
+    }
+}
+
+#[test]
+fn pictures_are_deterministic_whatever_was_drawn_before() {
+    let options = RenderOptions {
+        caption: Some(caption()),
+        ..RenderOptions::default()
+    };
+    let first = render::render_view(Theme::Chesscala, &views::chesscala_start(), &options);
+    for size in [200, 333, 720] {
+        let other = RenderOptions {
+            size,
+            side: Some(Color::Black),
+            ..options.clone()
+        };
+        render::render_view(Theme::Chesscala, &views::chesscala_start(), &other).unwrap();
+    }
+    let again = render::render_view(Theme::Chesscala, &views::chesscala_start(), &options);
+    assert_eq!(first, again);
+}
