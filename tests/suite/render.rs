@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use image::{Rgb as Pixel, RgbImage};
 use pigeon::cli;
 use pigeon::render::{
-    self, CHAK_ALTAR, CHAK_RIVER_DARK, CHECK, Caption, FINAL_PAUSE_CS, Frame, HIGHLIGHT,
+    self, CAPTURE, CHAK_ALTAR, CHAK_RIVER_DARK, CHECK, Caption, FINAL_PAUSE_CS, Frame, HIGHLIGHT,
     MOVE_DELAY_CS, RenderError, RenderOptions, Rgb, SHAKTI_HOLE, Theme,
 };
 use pigeon::rules::{BoardView, Cell, Color, MoveMarks, PieceView, Variant, VariantPosition};
@@ -241,6 +241,18 @@ fn chad_start_and_check() {
     let (x, y, s) = square(Theme::Chad, &options, "i8");
     assert_eq!(pixel(&image, x + 1, y + s / 2), CHECK);
     golden("chad-check", &png);
+
+    // chad.md §2.6 vector 3: Rg9xh9=Q, the rook on the wall taking into the castle.
+    let view = views::fen(12, 12, "12/12/12/7Q4/7k4/12/12/12/3K8/12/12/12");
+    let options = RenderOptions {
+        last: Some(marks(&["g9"], &["h9"], &["h9"], &[])),
+        ..RenderOptions::default()
+    };
+    let png = render::render_view(Theme::Chad, &view, &options).unwrap();
+    let image = decode(&png);
+    let (x, y, _) = square(Theme::Chad, &options, "h9");
+    assert_eq!(pixel(&image, x + 1, y + 1), CAPTURE);
+    golden("chad-capture", &png);
 }
 
 #[test]
@@ -508,4 +520,44 @@ fn pictures_are_deterministic_whatever_was_drawn_before() {
     }
     let again = render::render_view(Theme::Chesscala, &views::chesscala_start(), &options);
     assert_eq!(first, again);
+}
+
+fn run_pigeon(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_pigeon"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+#[test]
+fn the_render_and_gif_commands_write_their_files() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let png = dir.join("render-e3e4.png");
+    let png_arg = png.to_str().expect("a UTF-8 path");
+    let output = run_pigeon(&[
+        "render", "chak", "start", "--last", "e3e4", "--side", "white", "-o", png_arg,
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let image = decode(&std::fs::read(&png).expect("the PNG was written"));
+    let white = RenderOptions {
+        side: Some(Color::White),
+        ..RenderOptions::default()
+    };
+    let (x, y, s) = square(Theme::Chak, &white, "e4");
+    assert_eq!(pixel(&image, x + 1, y + s / 2), HIGHLIGHT);
+
+    let gif = dir.join("replay.gif");
+    let gif_arg = gif.to_str().expect("a UTF-8 path");
+    let output = run_pigeon(&["gif", "chak", "e3e4", "e7e6", "-o", gif_arg]);
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(
+        frame_delays(&std::fs::read(&gif).expect("the GIF")).len(),
+        3
+    );
+
+    let output = run_pigeon(&["render", "chak", "no position", "-o", png_arg]);
+    assert!(!output.status.success());
+    let output = run_pigeon(&["gif", "chak", "e3e5", "-o", gif_arg]);
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("e3e5"));
 }
