@@ -23,26 +23,30 @@ pub(crate) const FONT_FAMILY: &str = "DejaVu Sans";
 /// A process-wide cache of drawn things (sprites by default).
 pub(crate) type Cache<K, V = Pixmap> = OnceLock<Mutex<HashMap<K, Arc<V>>>>;
 
-/// Looks `key` up in `cache`, drawing and storing it on a miss.
+/// Looks `key` up in `cache`, drawing and storing it on a miss. A cache that reaches `limit`
+/// entries starts afresh, so callers asking for ever new sizes cannot make it grow without end.
 pub(crate) fn cached<K: Eq + std::hash::Hash + Clone, V>(
     cache: &'static Cache<K, V>,
+    limit: usize,
     key: &K,
     draw: impl FnOnce() -> Result<V, RenderError>,
 ) -> Result<Arc<V>, RenderError> {
     let map = cache.get_or_init(Default::default);
     // A poisoned lock only means another thread panicked while inserting; the map itself is
     // still a valid cache.
-    if let Some(hit) = map
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .get(key)
-    {
+    let lock = || {
+        map.lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    };
+    if let Some(hit) = lock().get(key) {
         return Ok(Arc::clone(hit));
     }
     let drawn = Arc::new(draw()?);
-    map.lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .insert(key.clone(), Arc::clone(&drawn));
+    let mut entries = lock();
+    if entries.len() >= limit {
+        entries.clear();
+    }
+    entries.insert(key.clone(), Arc::clone(&drawn));
     Ok(drawn)
 }
 
@@ -90,7 +94,7 @@ pub(crate) fn sprite(
     px: u32,
 ) -> Result<Arc<Pixmap>, RenderError> {
     static SPRITES: Cache<(&'static str, PieceColors, u32)> = OnceLock::new();
-    cached(&SPRITES, &(name, colors, px), || {
+    cached(&SPRITES, 2048, &(name, colors, px), || {
         rasterise(&colour(template, colors), px, px)
     })
 }
@@ -102,7 +106,7 @@ pub(crate) fn letter_disc(
     px: u32,
 ) -> Result<Arc<Pixmap>, RenderError> {
     static DISCS: Cache<(char, PieceColors, u32)> = OnceLock::new();
-    cached(&DISCS, &(letter, colors, px), || {
+    cached(&DISCS, 256, &(letter, colors, px), || {
         let svg = format!(
             r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">
 <circle cx="50" cy="50" r="40" fill="{body}" stroke="{line}" stroke-width="5"/>

@@ -158,6 +158,9 @@ pub(crate) fn validate(
     Ok(())
 }
 
+/// How many static boards (each theme, size and viewpoint) are kept: a bot uses a handful.
+const BASE_LIMIT: usize = 32;
+
 /// A drawn picture, with what it takes to turn it into palette indices cheaply.
 #[derive(Debug)]
 pub(crate) struct Picture {
@@ -174,10 +177,15 @@ impl Picture {
         static BASE_INDICES: Cache<(Theme, u32, bool), Vec<u8>> = OnceLock::new();
         let layout = &self.layout;
         let theme = layout.theme;
-        let base_indices = cached(&BASE_INDICES, &(theme, layout.sq, layout.flipped), || {
-            let base = base(layout)?;
-            Ok(with_quantiser(theme, |q| q.indexed(&base)))
-        })?;
+        let base_indices = cached(
+            &BASE_INDICES,
+            BASE_LIMIT,
+            &(theme, layout.sq, layout.flipped),
+            || {
+                let base = base(layout)?;
+                Ok(with_quantiser(theme, |q| q.indexed(&base)))
+            },
+        )?;
         let band = (layout.caption * layout.width) as usize;
         let mut indices = Vec::with_capacity(band + base_indices.len());
         indices.resize(band, 0);
@@ -388,7 +396,7 @@ fn tile_inset(sq: u32) -> u32 {
 /// The red glow under a king in check.
 fn check_glow(sq: u32) -> Result<Arc<Pixmap>, RenderError> {
     static GLOWS: Cache<u32> = OnceLock::new();
-    cached(&GLOWS, &sq, || {
+    cached(&GLOWS, 64, &sq, || {
         let svg = format!(
             r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">
 <defs><radialGradient id="g"><stop offset="0" stop-color="{c}" stop-opacity="1"/>
@@ -443,13 +451,18 @@ fn piece_sprite(theme: Theme, piece: PieceView, px: u32) -> Result<Arc<Pixmap>, 
 /// The static board of a layout: frame, squares, zones and coordinates.
 fn base(layout: &Layout) -> Result<Arc<Pixmap>, RenderError> {
     static BASES: Cache<(Theme, u32, bool)> = OnceLock::new();
-    cached(&BASES, &(layout.theme, layout.sq, layout.flipped), || {
-        art::rasterise(
-            &base_svg(layout),
-            layout.width,
-            layout.height - layout.caption,
-        )
-    })
+    cached(
+        &BASES,
+        BASE_LIMIT,
+        &(layout.theme, layout.sq, layout.flipped),
+        || {
+            art::rasterise(
+                &base_svg(layout),
+                layout.width,
+                layout.height - layout.caption,
+            )
+        },
+    )
 }
 
 /// The static board as an SVG document in pixel units.

@@ -35,7 +35,7 @@ pub const DEFAULT_SIZE: u32 = 720;
 /// The smallest size accepted.
 pub const MIN_SIZE: u32 = 96;
 /// The largest size accepted; bigger pictures are of no use in chat and cost memory.
-pub const MAX_SIZE: u32 = 4096;
+pub const MAX_SIZE: u32 = 2048;
 
 /// What to draw besides the pieces.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

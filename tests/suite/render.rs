@@ -301,6 +301,15 @@ fn bad_views_and_options_are_errors_not_panics() {
         render::render_view(Theme::Chak, &view, &tiny),
         Err(RenderError::Size(10))
     );
+    for size in [render::MIN_SIZE, render::MAX_SIZE + 1] {
+        let options = RenderOptions {
+            size,
+            caption: Some(caption()),
+            ..RenderOptions::default()
+        };
+        let drawn = render::render_view(Theme::Chad, &views::chad_start(), &options);
+        assert_eq!(drawn.is_ok(), size <= render::MAX_SIZE, "size {size}");
+    }
     let off = RenderOptions {
         checked: vec![pigeon::rules::Coord::new(9, 0)],
         ..RenderOptions::default()
