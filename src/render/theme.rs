@@ -139,7 +139,7 @@ pub(crate) struct Palette {
     pub hole: Rgb,
 }
 
-/// Chak's zones.
+/// Chak's light squares.
 pub const CHAK_LIGHT: Rgb = Rgb(0xef, 0xdc, 0xb0);
 /// Chak's dark squares.
 pub const CHAK_DARK: Rgb = Rgb(0xd2, 0xad, 0x72);
