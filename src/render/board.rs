@@ -695,22 +695,26 @@ fn chesscala_zones(svg: &mut String, layout: &Layout) {
             let (fx, fy) = layout.base_centre(from);
             let (tx, ty) = layout.base_centre(to);
             let (dx, dy) = ((tx - fx) / sq, (ty - fy) / sq);
-            let (mx, my) = if from.file == to.file {
+            let (mx, my, color) = if from.file == to.file {
                 // Between two ranks, near the edge the file shares with its partner.
                 let (px, _) = layout.base_centre(Coord::new(
                     if from.file == left { right } else { left },
                     from.rank,
                 ));
-                (fx + (px - fx) * 0.40, (fy + ty) / 2.0)
+                (fx + (px - fx) * 0.40, (fy + ty) / 2.0, CHESSCALA_ARROW)
             } else {
-                // The turn at the board's edge: on the border between the two files.
+                // The turn at the board's edge: in the margin, between the two file letters.
                 let (_, ey) = layout.base_centre(from);
                 let outward = if (from.rank == last) != layout.flipped {
                     -1.0
                 } else {
                     1.0
                 };
-                ((fx + tx) / 2.0, ey + outward * sq * 0.5)
+                (
+                    (fx + tx) / 2.0,
+                    ey + outward * (sq + m) * 0.5,
+                    layout.theme.palette().text,
+                )
             };
             let size = sq * 0.11;
             let (px, py) = (-dy, dx);
@@ -723,7 +727,7 @@ fn chesscala_zones(svg: &mut String, layout: &Layout) {
                 my - dy * size + py * size,
                 mx - dx * size - px * size,
                 my - dy * size - py * size,
-                CHESSCALA_ARROW.hex()
+                color.hex()
             );
         }
     }
