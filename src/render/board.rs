@@ -409,8 +409,8 @@ fn check_glow(sq: u32) -> Result<Arc<Pixmap>, RenderError> {
     })
 }
 
-/// Draws the pieces of one square: one piece fills it, a stack shows each piece in a 2x2 grid
-/// in the order of the position text.
+/// Draws the pieces of one square: one piece fills it, a stack shows each piece at half size,
+/// two to a row, in the order of the position text.
 fn draw_pieces(
     canvas: &mut Pixmap,
     layout: &Layout,
@@ -425,16 +425,22 @@ fn draw_pieces(
         blit(canvas, &sprite, x + (sq - px) / 2, y + (sq - px) / 2);
         return Ok(());
     }
+    // Rows of two in reading order; a row of one and a single row are centred, so a pair sits
+    // in the middle of the square and a third piece under the middle of the first two.
     let half = sq / 2;
     let px = half * 19 / 20;
+    let rows = pieces.len().div_ceil(2) as u32;
     for (index, piece) in pieces.iter().enumerate() {
         let (col, row) = ((index % 2) as u32, (index / 2) as u32);
+        let in_row = (pieces.len() - 2 * row as usize).min(2) as u32;
+        let left = x + (sq - in_row * half) / 2 + col * half;
+        let top = y + (sq - rows * half) / 2 + row * half;
         let sprite = piece_sprite(layout.theme, *piece, px)?;
         blit(
             canvas,
             &sprite,
-            x + col * half + (half - px) / 2,
-            y + row * half + (half - px) / 2,
+            left + (half - px) / 2,
+            top + (half - px) / 2,
         );
     }
     Ok(())
