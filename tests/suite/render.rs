@@ -503,6 +503,35 @@ fn cli_gif_replays_from_the_start() {
 }
 
 proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn any_view_and_marks_draw_or_fail_cleanly(
+        cells in proptest::collection::vec((0u8..6, proptest::char::any(), proptest::bool::ANY), 81),
+        mark in (0u8..12, 0u8..12),
+    ) {
+        let cells = cells
+            .into_iter()
+            .map(|(kind, letter, white)| {
+                let color = if white { Color::White } else { Color::Black };
+                match kind {
+                    0 => Cell::Hole,
+                    1 | 2 => Cell::Empty,
+                    n => Cell::Pieces(vec![PieceView { color, letter }; usize::from(n - 2)]),
+                }
+            })
+            .collect();
+        let view = BoardView { files: 9, ranks: 9, cells };
+        let at = pigeon::rules::Coord::new(mark.0, mark.1);
+        let options = RenderOptions {
+            last: Some(MoveMarks { from: vec![at], ..MoveMarks::default() }),
+            size: 240,
+            ..RenderOptions::default()
+        };
+        let drawn = render::render_view(Theme::Chak, &view, &options);
+        proptest::prop_assert_eq!(drawn.is_ok(), mark.0 < 9 && mark.1 < 9);
+    }
+
     #[test]
     fn any_move_text_gives_marks_on_the_board(text in "\\PC{0,24}", files in 1u8..=12, ranks in 1u8..=12) {
         let m = render::marks_from_text(&text, files, ranks);
