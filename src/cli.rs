@@ -1,9 +1,10 @@
 //! The command-line tools over the rules core: list legal moves, count the move tree, play
-//! moves. Their output formats are stable; scripts and acceptance checks read them.
+//! moves, draw a board or a replay. Their output formats are stable; scripts and acceptance checks read them.
 
 use std::io::{self, BufRead, Write};
 
-use crate::rules::{PositionError, Record, Variant, VariantPosition};
+use crate::render::{self, Caption, RenderError, RenderOptions, Theme};
+use crate::rules::{Color, PositionError, Record, Variant, VariantPosition};
 
 /// A failure of a command-line tool, with the message to print.
 #[derive(Debug, thiserror::Error)]
@@ -24,6 +25,9 @@ pub enum CliError {
     /// Reading input or writing output failed.
     #[error("{0}")]
     Io(#[from] io::Error),
+    /// A picture could not be drawn.
+    #[error("{0}")]
+    Render(#[from] RenderError),
 }
 
 /// The legal moves of `position` in interchange notation, sorted byte-wise, joined by `, `.
@@ -116,4 +120,100 @@ pub fn play(variant: Variant, position: &str, moves: &[String]) -> Result<String
         })?;
     }
     Ok(record.position().to_text())
+}
+
+/// What `pigeon render` draws besides the position.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct RenderRequest {
+    /// A move to highlight: played first if it is legal in the position, else read as the move
+    /// that led to the position.
+    pub last: Option<String>,
+    /// The side the board is seen from (default: the side to move).
+    pub side: Option<Color>,
+    /// The player of White, for the caption.
+    pub white: Option<String>,
+    /// The player of Black (Green), for the caption.
+    pub black: Option<String>,
+    /// The deadline, for the caption.
+    pub deadline: Option<String>,
+}
+
+/// `pigeon render`: the PNG picture of a position. With `last`, a legal move is played and
+/// highlighted; any other text is taken as the move that led to the position, and the
+/// squares it names are highlighted. Naming a player or a deadline adds a caption.
+///
+/// # Errors
+/// [`CliError`] when the position does not read or the picture cannot be drawn.
+pub fn render(
+    variant: Variant,
+    position: &str,
+    request: &RenderRequest,
+) -> Result<Vec<u8>, CliError> {
+    let mut position = VariantPosition::from_text(variant, position)?;
+    let mut options = RenderOptions {
+        side: request.side,
+        ..RenderOptions::default()
+    };
+    if let Some(text) = &request.last {
+        options.last = Some(match position.parse_move(text) {
+            Ok(mv) => {
+                let marks = position.move_marks(&mv);
+                position = position.play(&mv);
+                marks
+            }
+            Err(_) => {
+                let view = position.board_view();
+                render::marks_from_text(text, view.files, view.ranks)
+            }
+        });
+    }
+    if request.white.is_some() || request.black.is_some() || request.deadline.is_some() {
+        let name = |given: &Option<String>, color| {
+            given
+                .clone()
+                .unwrap_or_else(|| variant.side_name(color).to_owned())
+        };
+        options.caption = Some(Caption {
+            white: name(&request.white, Color::White),
+            black: name(&request.black, Color::Black),
+            move_number: move_number(&position),
+            to_move: position.turn(),
+            deadline: request.deadline.clone(),
+            status: render::position_status(&position),
+        });
+    }
+    Ok(render::render_position(&position, &options)?)
+}
+
+/// `pigeon gif`: an animated replay of `moves` played from the start position, seen from
+/// White, each frame with the move that led to it highlighted.
+///
+/// # Errors
+/// [`CliError`] when a move does not play or the replay cannot be drawn.
+pub fn gif(variant: Variant, moves: &[String]) -> Result<Vec<u8>, CliError> {
+    let mut record = Record::new(VariantPosition::start(variant));
+    for (index, text) in moves.iter().enumerate() {
+        record.play(text).map_err(|error| CliError::Move {
+            ply: index + 1,
+            text: text.clone(),
+            message: error.to_string(),
+        })?;
+    }
+    let (white, black) = (
+        variant.side_name(Color::White),
+        variant.side_name(Color::Black),
+    );
+    let frames = render::game_frames(&record, white, black, Color::White);
+    Ok(render::replay_gif(Theme::for_variant(variant), &frames)?)
+}
+
+/// The move number of a position: the last field of its text when that is a number (the
+/// full-move counter of FEN-like texts), else 1.
+fn move_number(position: &VariantPosition) -> u32 {
+    position
+        .to_text()
+        .split_whitespace()
+        .last()
+        .and_then(|field| field.parse().ok())
+        .unwrap_or(1)
 }

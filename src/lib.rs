@@ -12,6 +12,8 @@
 //! - [`service`]: the use cases of correspondence play, independent of any chat platform.
 //! - [`adapters`]: thin translations between chat platforms and [`chat`] (the console).
 //! - [`chat`]: the command grammar, help and replies, the same on every platform.
+//! - [`render`]: board pictures: a position (last move, checks, viewpoint, caption) to PNG
+//!   bytes, and a whole game to an animated GIF; pure, with embedded art and font.
 //! - [`cli`]: the command-line tools built on the rules core (`moves`, `perft`, `play`).
 //!
 //! See `ARCHITECTURE.md` for how the layers depend on each other.
@@ -19,6 +21,7 @@
 pub mod adapters;
 pub mod chat;
 pub mod cli;
+pub mod render;
 pub mod rules;
 pub mod service;
 pub mod store;

@@ -5,10 +5,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
 use pigeon::adapters::console;
 use pigeon::cli;
-use pigeon::rules::Variant;
+use pigeon::rules::{Color, Variant};
 use pigeon::service::{Service, SystemClock};
 use pigeon::store::Store;
 use tracing_subscriber::EnvFilter;
@@ -66,6 +66,53 @@ enum Command {
         /// The moves, one argument each, in any notation the game accepts.
         moves: Vec<String>,
     },
+    /// Draw a position as a PNG picture.
+    Render {
+        /// The game.
+        game: Variant,
+        /// A position text; `start` (the default) means the start position.
+        #[arg(default_value = "start")]
+        position: String,
+        /// Highlight this move: if it is legal in POSITION, draw the position after it;
+        /// otherwise take it as the move that led to POSITION.
+        #[arg(long, value_name = "MOVE")]
+        last: Option<String>,
+        /// The side the board is seen from (default: the side to move).
+        #[arg(long)]
+        side: Option<Side>,
+        /// The player of White, for a caption.
+        #[arg(long, value_name = "NAME")]
+        white: Option<String>,
+        /// The player of Black (Green in Chak), for a caption.
+        #[arg(long, value_name = "NAME")]
+        black: Option<String>,
+        /// The deadline for the player to move, for a caption.
+        #[arg(long, value_name = "TEXT")]
+        deadline: Option<String>,
+        /// Where to write the PNG.
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
+    },
+    /// Draw a game played from the start position as an animated GIF.
+    Gif {
+        /// The game.
+        game: Variant,
+        /// The moves, one argument each.
+        #[arg(required = true)]
+        moves: Vec<String>,
+        /// Where to write the GIF.
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
+    },
+}
+
+/// A side on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum Side {
+    White,
+    /// Black, or Green in Chak.
+    #[value(alias = "green")]
+    Black,
 }
 
 fn main() -> ExitCode {
@@ -92,6 +139,36 @@ fn main() -> ExitCode {
             moves,
         } => cli::play(game, &position, &moves)
             .and_then(|text| writeln!(stdout.lock(), "{text}").map_err(Into::into)),
+        Command::Render {
+            game,
+            position,
+            last,
+            side,
+            white,
+            black,
+            deadline,
+            output,
+        } => {
+            let request = cli::RenderRequest {
+                last,
+                side: side.map(|side| match side {
+                    Side::White => Color::White,
+                    Side::Black => Color::Black,
+                }),
+                white,
+                black,
+                deadline,
+            };
+            cli::render(game, &position, &request)
+                .and_then(|png| std::fs::write(&output, png).map_err(Into::into))
+        }
+        Command::Gif {
+            game,
+            moves,
+            output,
+        } => {
+            cli::gif(game, &moves).and_then(|gif| std::fs::write(&output, gif).map_err(Into::into))
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -152,7 +152,7 @@ async fn print(
     if let Some(picture) = &reply.picture {
         tokio::fs::create_dir_all(boards).await?;
         let path: PathBuf = boards.join(&picture.name);
-        tokio::fs::write(&path, &picture.png).await?;
+        tokio::fs::write(&path, &picture.data).await?;
         text.push_str(&format!("  board: {}\n", path.display()));
     }
     output.write_all(text.as_bytes()).await

@@ -9,10 +9,10 @@ pub mod command;
 mod reply;
 mod text;
 
-use crate::rules::{MoveError, Variant};
+use crate::rules::{Color, MoveError, MoveMarks, Variant};
 use crate::service::{
     ChallengeSummary, ColorChoice, DrawAction, DrawDone, GameState, MoveDone, Notice, Place, Scope,
-    Service, ServiceError, User, clock,
+    Service, ServiceError, User, clock, viewpoint,
 };
 
 pub use command::{COMMANDS, Command, Spec, UsageError, help};
@@ -173,7 +173,8 @@ async fn execute(
         }
         Command::Board(game) => {
             let state = service.game_for(place, user, game).await?;
-            one(board_reply(service, &state))
+            let viewer = service.player(user).await?.id;
+            one(board_reply(service, &state, Some(viewer)).await)
         }
         Command::Moves { game, square } => {
             let state = service.game_for(place, user, game).await?;
@@ -209,9 +210,35 @@ async fn execute(
             let state = service.game_for(place, user, game).await?;
             one(Reply::private(text::info(&state, service.now())))
         }
-        Command::History(game) | Command::Gif(game) => {
+        Command::History(game) => {
             let state = service.game_for(place, user, game).await?;
             one(Reply::private(text::history(&state)))
+        }
+        Command::Gif(game) => {
+            let state = service.game_for(place, user, game).await?;
+            let me = service.player(user).await?;
+            let setting = service.settings_of(me.id).await?.viewpoint;
+            // A replay has no single player to move: there "mover" means White's side.
+            let side = if setting == "mover" {
+                Color::White
+            } else {
+                viewpoint(&state, &setting, Some(me.id))
+            };
+            let image = service.replay_image(&state, side).await?;
+            let picture = Picture {
+                name: format!("game-{}.gif", state.row.id),
+                data: image.data,
+                mime: image.mime,
+                size: image.size,
+            };
+            let plies = state.record.moves().len();
+            one(Reply::text(format!(
+                "Replay of game #{} ({}, {plies} move{}).",
+                state.row.id,
+                state.variant,
+                if plies == 1 { "" } else { "s" }
+            ))
+            .with_picture(Some(picture)))
         }
         Command::Export(game) => {
             let state = service.game_for(place, user, game).await?;
@@ -236,6 +263,31 @@ async fn execute(
     }
 }
 
+/// The board of a game as a picture for a reply, seen as `viewer`'s setting says. A picture
+/// that fails to draw is logged and left out: the reply itself must still go out.
+async fn board_picture(
+    service: &Service,
+    state: &GameState,
+    last: Option<MoveMarks>,
+    viewer: Option<i64>,
+) -> Option<Picture> {
+    let setting = match viewer {
+        Some(id) => service
+            .settings_of(id)
+            .await
+            .map_or_else(|_| String::from("mine"), |s| s.viewpoint),
+        None => String::from("mover"),
+    };
+    let side = viewpoint(state, &setting, viewer);
+    let image = service.board_image(state, last, side).await.ok()?;
+    Some(Picture {
+        name: format!("game-{}-ply-{}.png", state.row.id, state.row.ply),
+        data: image.data,
+        mime: image.mime,
+        size: image.size,
+    })
+}
+
 /// The chat account of a stored player.
 fn user_of(player: &crate::store::PlayerRow) -> User {
     User::new(&player.platform, &player.platform_id, &player.display_name)
@@ -246,12 +298,12 @@ fn challenge_reply(challenge: &ChallengeSummary) -> Reply {
         ColorChoice::White => format!(
             "{} plays {}",
             challenge.challenger.display_name,
-            challenge.variant.side_name(crate::rules::Color::White)
+            challenge.variant.side_name(Color::White)
         ),
         ColorChoice::Black => format!(
             "{} plays {}",
             challenge.challenger.display_name,
-            challenge.variant.side_name(crate::rules::Color::Black)
+            challenge.variant.side_name(Color::Black)
         ),
         ColorChoice::Random => String::from("colours drawn at random"),
     };
@@ -290,15 +342,15 @@ async fn start_reply(service: &Service, state: &GameState) -> Result<Reply, Serv
         "Game #{} ({}) starts: {} vs {}. ",
         state.row.id,
         state.variant,
-        state.side_label(crate::rules::Color::White),
-        state.side_label(crate::rules::Color::Black)
+        state.side_label(Color::White),
+        state.side_label(Color::Black)
     ))
     .name(user_of(first), ping)
     .and(format!(
         ", you move first. You have {} per move.",
         clock::format_duration(state.row.days_per_move * clock::DAY)
     ))
-    .with_picture(None))
+    .with_picture(board_picture(service, state, None, Some(first.id)).await))
 }
 
 async fn move_replies(service: &Service, done: &MoveDone) -> Vec<Reply> {
@@ -349,11 +401,32 @@ async fn move_replies(service: &Service, done: &MoveDone) -> Vec<Reply> {
             ));
         }
     }
-    vec![reply.with_picture(None)]
+    let last = done
+        .played
+        .first()
+        .map(|played| done.before.move_marks(&played.mv));
+    let viewer = state
+        .to_move()
+        .unwrap_or_else(|| state.player(done.before.turn()))
+        .id;
+    vec![reply.with_picture(board_picture(service, state, last, Some(viewer)).await)]
 }
 
-fn board_reply(service: &Service, state: &GameState) -> Reply {
-    Reply::text(text::status_line(state, service.now())).with_picture(None)
+async fn board_reply(service: &Service, state: &GameState, viewer: Option<i64>) -> Reply {
+    let last = last_move_marks(state);
+    Reply::text(text::status_line(state, service.now()))
+        .with_picture(board_picture(service, state, last, viewer).await)
+}
+
+/// The squares of the last move of a game, replayed from its record.
+fn last_move_marks(state: &GameState) -> Option<MoveMarks> {
+    let moves = state.record.moves();
+    let last = moves.last()?;
+    let mut position = state.record.start().clone();
+    for played in &moves[..moves.len() - 1] {
+        position = position.play(&played.mv);
+    }
+    Some(position.move_marks(&last.mv))
 }
 
 fn end_reply(state: &GameState, lead: &str) -> Reply {
@@ -370,7 +443,7 @@ async fn draw_reply(
     Ok(match done {
         DrawDone::Offered(state) => {
             let me = service.player(user).await?;
-            let color = state.color_of(me.id).unwrap_or(crate::rules::Color::White);
+            let color = state.color_of(me.id).unwrap_or(Color::White);
             let opponent = state.player(color.other());
             Reply::text(format!(
                 "{} offers a draw in game #{}. ",

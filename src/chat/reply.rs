@@ -14,13 +14,15 @@ pub enum Part {
     Name(User),
 }
 
-/// A board picture.
+/// A board picture or an animated replay.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Picture {
     /// A file name for the attachment, such as `game-12-ply-7.png`.
     pub name: String,
-    /// The PNG bytes.
-    pub png: Vec<u8>,
+    /// The encoded image.
+    pub data: Vec<u8>,
+    /// `image/png` or `image/gif`.
+    pub mime: &'static str,
     /// Width and height in pixels.
     pub size: (u32, u32),
 }

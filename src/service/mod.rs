@@ -4,6 +4,7 @@
 
 pub mod clock;
 mod games;
+mod pictures;
 
 use std::fmt;
 use std::sync::Arc;
@@ -17,6 +18,7 @@ pub use clock::{Clock, DAY, HOUR, ManualClock, SystemClock};
 pub use games::{
     ColorChoice, DrawAction, DrawDone, MoveDone, Notice, Scope, SettingsChange, color_key,
 };
+pub use pictures::{Image, viewpoint};
 
 /// Shortest and longest time per move, in days.
 pub const DAYS_PER_MOVE: std::ops::RangeInclusive<i64> = 1..=14;

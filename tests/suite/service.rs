@@ -141,7 +141,23 @@ async fn the_same_chat_event_delivered_twice_is_acted_on_once() {
     };
     let first = chat::handle(&service, &incoming).await;
     assert_eq!(first.len(), 1);
-    assert!(first[0].plain().contains("alice played e4"), "{first:?}");
+    assert!(
+        first[0].plain().contains("alice played e4"),
+        "{:?}",
+        first[0].plain()
+    );
+    let picture = first[0]
+        .picture
+        .as_ref()
+        .expect("a move reply has the board");
+    assert_eq!(picture.mime, "image/png");
+    let decoded = image::load_from_memory(&picture.data).expect("the picture is a PNG");
+    assert_eq!((decoded.width(), decoded.height()), picture.size);
+    assert!(
+        picture.size.0 >= 600 && picture.size.1 >= 600,
+        "{:?}",
+        picture.size
+    );
     let second = chat::handle(&service, &incoming).await;
     assert!(second.is_empty(), "a duplicate is ignored: {second:?}");
     assert_eq!(service.load(id).await.expect("loads").row.ply, 1);

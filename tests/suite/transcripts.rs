@@ -1,7 +1,8 @@
 //! Conversations through the chat layer and the service on a real SQLite file with a clock
 //! that moves only when told. A transcript is a text file in `tests/data/transcripts/`:
 //!
-//! - `name: text` or `#channel name: text`: a console line; its replies become the output;
+//! - `name: text` or `#channel name: text`: a console line; its replies become the output,
+//!   a picture as `  picture: NAME WxH`;
 //! - `? text`: the output contains `text`; `! text`: it does not;
 //! - `@advance 2d 3h 5m`: moves the clock; `@tick`: runs the clocks (notices become the output);
 //! - `@restart`: closes the database and opens it again, as a process restart would;
@@ -91,6 +92,11 @@ pub async fn run(name: &str) {
             output.clear();
             for reply in chat::handle(&service, &incoming).await {
                 output.push_str(&console::format_reply(&reply, Some(&incoming.user), None));
+                if let Some(picture) = &reply.picture {
+                    let (width, height) = picture.size;
+                    let line = format!("  picture: {} {width}x{height}\n", picture.name);
+                    output.push_str(&line);
+                }
             }
         }
     }

@@ -1,0 +1,874 @@
+//! Drawing one board: the layout, the static board (squares, zones, coordinates) drawn once
+//! per theme, size and viewpoint and cached, and the per-position layers composited on top
+//! (tiles, highlights, pieces, caption).
+
+use std::fmt::Write as _;
+use std::sync::{Arc, OnceLock};
+
+use resvg::tiny_skia::{FillRule, IntSize, Paint, Path, PathBuilder, Pixmap, Rect, Transform};
+
+use super::art::{self, Cache, FONT_FAMILY, cached};
+use super::palette::with_quantiser;
+use super::text::{self, Anchor, Weight};
+use super::theme::{
+    self, CAPTURE, CHAD_GRID, CHECK, CHESSCALA_ARROW, CHESSCALA_KING_FIELDS, ChadZone, HIGHLIGHT,
+    Rgb, SHAKTI_TILE_EDGE, Theme,
+};
+use super::{Caption, RenderError, RenderOptions};
+use crate::rules::{BoardView, Cell, Color, Coord, PieceView};
+
+/// The most pieces one square may hold (a Chesscala stack).
+const MAX_STACK: usize = 4;
+
+/// Where everything goes in the picture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct Layout {
+    pub theme: Theme,
+    pub files: u8,
+    pub ranks: u8,
+    /// The edge of a square in pixels.
+    pub sq: u32,
+    /// The band around the board that holds the coordinates.
+    pub margin: u32,
+    /// The caption band above the board (0 without a caption).
+    pub caption: u32,
+    pub width: u32,
+    pub height: u32,
+    /// Black's view: the board turned 180 degrees.
+    pub flipped: bool,
+}
+
+impl Layout {
+    pub(crate) fn new(
+        theme: Theme,
+        size: u32,
+        flipped: bool,
+        caption: bool,
+    ) -> Result<Layout, RenderError> {
+        if !(super::MIN_SIZE..=super::MAX_SIZE).contains(&size) {
+            return Err(RenderError::Size(size));
+        }
+        let (files, ranks) = theme.dimensions();
+        let sq = size / u32::from(files.max(ranks));
+        let margin = (sq * 9 / 20).max(22);
+        let board_w = u32::from(files) * sq + 2 * margin;
+        let caption = if caption {
+            caption_font(board_w) * 3 + caption_font(board_w) / 2
+        } else {
+            0
+        };
+        Ok(Layout {
+            theme,
+            files,
+            ranks,
+            sq,
+            margin,
+            caption,
+            width: board_w,
+            height: caption + u32::from(ranks) * sq + 2 * margin,
+            flipped,
+        })
+    }
+
+    /// Screen column and row of a square.
+    fn cell(&self, at: Coord) -> (u32, u32) {
+        if self.flipped {
+            (u32::from(self.files - 1 - at.file), u32::from(at.rank))
+        } else {
+            (u32::from(at.file), u32::from(self.ranks - 1 - at.rank))
+        }
+    }
+
+    /// Top-left pixel of a square, in base coordinates (without the caption band).
+    fn base_origin(&self, at: Coord) -> (u32, u32) {
+        let (col, row) = self.cell(at);
+        (self.margin + col * self.sq, self.margin + row * self.sq)
+    }
+
+    /// Top-left pixel of a square in the picture.
+    pub(crate) fn origin(&self, at: Coord) -> (u32, u32) {
+        let (x, y) = self.base_origin(at);
+        (x, y + self.caption)
+    }
+
+    /// The centre of a square in base coordinates.
+    fn base_centre(&self, at: Coord) -> (f32, f32) {
+        let (x, y) = self.base_origin(at);
+        let half = self.sq as f32 / 2.0;
+        (x as f32 + half, y as f32 + half)
+    }
+
+    fn coords(&self) -> impl Iterator<Item = Coord> + use<> {
+        let (files, ranks) = (self.files, self.ranks);
+        (0..ranks).flat_map(move |rank| (0..files).map(move |file| Coord::new(file, rank)))
+    }
+}
+
+/// The caption font size for a picture `width` pixels wide.
+fn caption_font(width: u32) -> u32 {
+    (width / 34).clamp(14, 30)
+}
+
+/// Checks that `view` fits the theme and `options` the view, before anything is drawn.
+pub(crate) fn validate(
+    theme: Theme,
+    view: &BoardView,
+    options: &RenderOptions,
+) -> Result<(), RenderError> {
+    let (files, ranks) = theme.dimensions();
+    if (view.files, view.ranks) != (files, ranks)
+        || view.cells.len() != usize::from(files) * usize::from(ranks)
+    {
+        return Err(RenderError::BoardMismatch {
+            theme,
+            files: view.files,
+            ranks: view.ranks,
+            cells: view.cells.len(),
+        });
+    }
+    for (index, cell) in view.cells.iter().enumerate() {
+        if let Cell::Pieces(pieces) = cell
+            && !(1..=MAX_STACK).contains(&pieces.len())
+        {
+            let at = Coord::new(
+                (index % usize::from(files)) as u8,
+                (index / usize::from(files)) as u8,
+            );
+            return Err(RenderError::Stack {
+                square: at.name(),
+                pieces: pieces.len(),
+            });
+        }
+    }
+    let marks = options.last.iter().flat_map(|m| {
+        m.from
+            .iter()
+            .chain(&m.to)
+            .chain(&m.captures)
+            .chain(&m.removed)
+    });
+    for at in marks.chain(&options.checked) {
+        if at.file >= files || at.rank >= ranks {
+            return Err(RenderError::OffBoard {
+                file: at.file,
+                rank: at.rank,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// How many static boards (each theme, size and viewpoint) are kept: a bot uses a handful.
+const BASE_LIMIT: usize = 32;
+
+/// A drawn picture, with what it takes to turn it into palette indices cheaply.
+#[derive(Debug)]
+pub(crate) struct Picture {
+    pub pixmap: Pixmap,
+    layout: Layout,
+    /// Squares drawn over after the static board was copied (by index `rank * files + file`).
+    dirty: Vec<bool>,
+}
+
+impl Picture {
+    /// The picture as palette indices: the static board's indices are computed once per
+    /// layout and copied, and only the caption band and the squares drawn over are looked up.
+    pub(crate) fn indexed(&self) -> Result<Vec<u8>, RenderError> {
+        static BASE_INDICES: Cache<(Theme, u32, bool), Vec<u8>> = OnceLock::new();
+        let layout = &self.layout;
+        let theme = layout.theme;
+        let base_indices = cached(
+            &BASE_INDICES,
+            BASE_LIMIT,
+            &(theme, layout.sq, layout.flipped),
+            || {
+                let base = base(layout)?;
+                Ok(with_quantiser(theme, |q| q.indexed(&base)))
+            },
+        )?;
+        let band = (layout.caption * layout.width) as usize;
+        let mut indices = Vec::with_capacity(band + base_indices.len());
+        indices.resize(band, 0);
+        indices.extend_from_slice(&base_indices);
+        with_quantiser(theme, |q| {
+            q.reindex(
+                &self.pixmap,
+                &mut indices,
+                (0, 0, layout.width, layout.caption),
+            );
+            for at in layout.coords() {
+                let index = usize::from(at.rank) * usize::from(layout.files) + usize::from(at.file);
+                if self.dirty[index] {
+                    let (x, y) = layout.origin(at);
+                    q.reindex(&self.pixmap, &mut indices, (x, y, layout.sq, layout.sq));
+                }
+            }
+        });
+        Ok(indices)
+    }
+}
+
+/// Draws a validated view into a new picture.
+pub(crate) fn draw(
+    layout: &Layout,
+    view: &BoardView,
+    options: &RenderOptions,
+) -> Result<Picture, RenderError> {
+    let mut dirty = vec![false; view.cells.len()];
+    let mut touch = |at: Coord| {
+        dirty[usize::from(at.rank) * usize::from(layout.files) + usize::from(at.file)] = true;
+    };
+    for at in layout.coords() {
+        if *view.cell(at) != Cell::Empty {
+            touch(at);
+        }
+    }
+    if let Some(marks) = &options.last {
+        marks
+            .from
+            .iter()
+            .chain(&marks.to)
+            .chain(&marks.captures)
+            .chain(&marks.removed)
+            .for_each(|at| touch(*at));
+    }
+    options.checked.iter().for_each(|at| touch(*at));
+
+    let base = base(layout)?;
+    // The base is exactly as wide as the picture: the canvas is the caption band followed by
+    // a copy of it, built without first clearing the memory.
+    let band = (layout.caption * layout.width * 4) as usize;
+    let mut data = Vec::with_capacity(band + base.data().len());
+    data.resize(band, 0);
+    data.extend_from_slice(base.data());
+    let mut canvas = IntSize::from_wh(layout.width, layout.height)
+        .and_then(|size| Pixmap::from_vec(data, size))
+        .ok_or(RenderError::Size(options.size))?;
+
+    let palette = layout.theme.palette();
+    for at in layout.coords() {
+        if *view.cell(at) == Cell::Hole {
+            fill_square(&mut canvas, layout, at, palette.hole, 255);
+        }
+    }
+
+    if let Some(marks) = &options.last {
+        for &at in marks.from.iter().chain(&marks.to) {
+            fill_square(&mut canvas, layout, at, HIGHLIGHT, HIGHLIGHT_ALPHA);
+            frame_square(&mut canvas, layout, at, HIGHLIGHT, 0);
+        }
+        for &at in &marks.removed {
+            frame_square(&mut canvas, layout, at, HIGHLIGHT, tile_inset(layout.sq));
+        }
+        for &at in &marks.captures {
+            capture_corners(&mut canvas, layout, at);
+        }
+    }
+    for &at in &options.checked {
+        let glow = check_glow(layout.sq)?;
+        let (x, y) = layout.origin(at);
+        blit(&mut canvas, &glow, x, y);
+        frame_square(&mut canvas, layout, at, CHECK, 0);
+    }
+
+    for at in layout.coords() {
+        if let Cell::Pieces(pieces) = view.cell(at) {
+            draw_pieces(&mut canvas, layout, at, pieces)?;
+        }
+    }
+
+    if let Some(caption) = &options.caption {
+        draw_caption(&mut canvas, layout, caption);
+    }
+    Ok(Picture {
+        pixmap: canvas,
+        layout: *layout,
+        dirty,
+    })
+}
+
+/// Composites a premultiplied sprite onto the canvas (source over), clipped to the canvas.
+/// Done by hand: sprites are blitted dozens of times per picture, and a plain loop is several
+/// times faster than a general pattern fill.
+fn blit(canvas: &mut Pixmap, sprite: &Pixmap, x: u32, y: u32) {
+    let canvas_width = canvas.width() as usize;
+    let rows = sprite.height().min(canvas.height().saturating_sub(y)) as usize;
+    let cols = sprite.width().min(canvas.width().saturating_sub(x)) as usize;
+    let sprite_width = sprite.width() as usize;
+    let source = sprite.data();
+    let target = canvas.data_mut();
+    for row in 0..rows {
+        let from = row * sprite_width * 4;
+        let to = ((y as usize + row) * canvas_width + x as usize) * 4;
+        let pairs = target[to..to + cols * 4]
+            .chunks_exact_mut(4)
+            .zip(source[from..from + cols * 4].chunks_exact(4));
+        for (dst, src) in pairs {
+            match src[3] {
+                0 => {}
+                255 => dst.copy_from_slice(src),
+                alpha => {
+                    let keep = 255 - u16::from(alpha);
+                    for (d, s) in dst.iter_mut().zip(src) {
+                        // Premultiplied: s <= alpha, so the sum stays within 255.
+                        *d = s + ((u16::from(*d) * keep + 127) / 255) as u8;
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn paint(color: Rgb, alpha: u8) -> Paint<'static> {
+    let mut paint = Paint::default();
+    paint.set_color(color.skia_alpha(alpha));
+    paint.anti_alias = false;
+    paint
+}
+
+fn fill_rect(canvas: &mut Pixmap, x: f32, y: f32, w: f32, h: f32, paint: &Paint<'_>) {
+    if let Some(rect) = Rect::from_xywh(x, y, w, h) {
+        canvas.fill_rect(rect, paint, Transform::identity(), None);
+    }
+}
+
+fn fill_square(canvas: &mut Pixmap, layout: &Layout, at: Coord, color: Rgb, alpha: u8) {
+    let (x, y) = layout.origin(at);
+    let sq = layout.sq as f32;
+    fill_rect(canvas, x as f32, y as f32, sq, sq, &paint(color, alpha));
+}
+
+/// How strongly the last move's squares are tinted (of 255).
+pub(crate) const HIGHLIGHT_ALPHA: u8 = 110;
+
+/// The width of a highlight frame.
+fn frame_width(sq: u32) -> u32 {
+    (sq / 16).max(3)
+}
+
+/// A solid frame just inside a square, `inset` pixels in from its edge.
+fn frame_square(canvas: &mut Pixmap, layout: &Layout, at: Coord, color: Rgb, inset: u32) {
+    let (x, y) = layout.origin(at);
+    let (x, y) = ((x + inset) as f32, (y + inset) as f32);
+    let side = (layout.sq - 2 * inset) as f32;
+    let w = frame_width(layout.sq) as f32;
+    let paint = paint(color, 255);
+    fill_rect(canvas, x, y, side, w, &paint);
+    fill_rect(canvas, x, y + side - w, side, w, &paint);
+    fill_rect(canvas, x, y, w, side, &paint);
+    fill_rect(canvas, x + side - w, y, w, side, &paint);
+}
+
+/// Triangles in the four corners of a square where something was captured.
+fn capture_corners(canvas: &mut Pixmap, layout: &Layout, at: Coord) {
+    let (x, y) = layout.origin(at);
+    let (x, y, sq) = (x as f32, y as f32, layout.sq as f32);
+    let leg = sq * 0.26;
+    let mut builder = PathBuilder::new();
+    for (cx, cy, dx, dy) in [
+        (x, y, 1.0, 1.0),
+        (x + sq, y, -1.0, 1.0),
+        (x, y + sq, 1.0, -1.0),
+        (x + sq, y + sq, -1.0, -1.0),
+    ] {
+        builder.move_to(cx, cy);
+        builder.line_to(cx + dx * leg, cy);
+        builder.line_to(cx, cy + dy * leg);
+        builder.close();
+    }
+    if let Some(path) = builder.finish() {
+        fill_shape(canvas, &path, CAPTURE);
+    }
+}
+
+/// Fills a path with anti-aliased edges.
+pub(crate) fn fill_shape(canvas: &mut Pixmap, path: &Path, color: Rgb) {
+    let mut paint = paint(color, 255);
+    paint.anti_alias = true;
+    canvas.fill_path(path, &paint, FillRule::Winding, Transform::identity(), None);
+}
+
+/// How far a Shakti tile is inset from its square, leaving a gap of ground between tiles.
+fn tile_inset(sq: u32) -> u32 {
+    (sq / 24).max(2)
+}
+
+/// The red glow under a king in check.
+fn check_glow(sq: u32) -> Result<Arc<Pixmap>, RenderError> {
+    static GLOWS: Cache<u32> = OnceLock::new();
+    cached(&GLOWS, 64, &sq, || {
+        let svg = format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">
+<defs><radialGradient id="g"><stop offset="0" stop-color="{c}" stop-opacity="1"/>
+<stop offset="0.45" stop-color="{c}" stop-opacity="0.85"/>
+<stop offset="1" stop-color="{c}" stop-opacity="0"/></radialGradient></defs>
+<rect width="100" height="100" fill="url(#g)"/></svg>"#,
+            c = CHECK.hex()
+        );
+        art::rasterise(&svg, sq, sq)
+    })
+}
+
+/// Draws the pieces of one square: one piece fills it, a stack shows each piece at half size,
+/// two to a row, in the order of the position text.
+fn draw_pieces(
+    canvas: &mut Pixmap,
+    layout: &Layout,
+    at: Coord,
+    pieces: &[PieceView],
+) -> Result<(), RenderError> {
+    let (x, y) = layout.origin(at);
+    let sq = layout.sq;
+    if let [piece] = pieces {
+        let px = sq * 9 / 10;
+        let sprite = piece_sprite(layout.theme, *piece, px)?;
+        blit(canvas, &sprite, x + (sq - px) / 2, y + (sq - px) / 2);
+        return Ok(());
+    }
+    // Rows of two in reading order; a row of one and a single row are centred, so a pair sits
+    // in the middle of the square and a third piece under the middle of the first two.
+    let half = sq / 2;
+    let px = half * 19 / 20;
+    let rows = pieces.len().div_ceil(2) as u32;
+    for (index, piece) in pieces.iter().enumerate() {
+        let (col, row) = ((index % 2) as u32, (index / 2) as u32);
+        let in_row = (pieces.len() - 2 * row as usize).min(2) as u32;
+        let left = x + (sq - in_row * half) / 2 + col * half;
+        let top = y + (sq - rows * half) / 2 + row * half;
+        let sprite = piece_sprite(layout.theme, *piece, px)?;
+        blit(
+            canvas,
+            &sprite,
+            left + (half - px) / 2,
+            top + (half - px) / 2,
+        );
+    }
+    Ok(())
+}
+
+fn piece_sprite(theme: Theme, piece: PieceView, px: u32) -> Result<Arc<Pixmap>, RenderError> {
+    let colors = theme.pieces(piece.color);
+    match theme.art(piece.letter) {
+        Some((name, template)) => art::sprite(name, template, colors, px),
+        None => art::letter_disc(piece.letter, colors, px),
+    }
+}
+
+/// The static board of a layout: frame, squares, zones and coordinates.
+fn base(layout: &Layout) -> Result<Arc<Pixmap>, RenderError> {
+    static BASES: Cache<(Theme, u32, bool)> = OnceLock::new();
+    cached(
+        &BASES,
+        BASE_LIMIT,
+        &(layout.theme, layout.sq, layout.flipped),
+        || {
+            art::rasterise(
+                &base_svg(layout),
+                layout.width,
+                layout.height - layout.caption,
+            )
+        },
+    )
+}
+
+/// The static board as an SVG document in pixel units.
+fn base_svg(layout: &Layout) -> String {
+    let theme = layout.theme;
+    let palette = theme.palette();
+    let (w, h) = (layout.width, layout.height - layout.caption);
+    let sq = layout.sq;
+    let mut svg = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">
+<rect width="{w}" height="{h}" fill="{frame}"/>
+"#,
+        frame = palette.frame.hex()
+    );
+    let board_w = u32::from(layout.files) * sq;
+    let board_h = u32::from(layout.ranks) * sq;
+    let m = layout.margin;
+    if theme.tiled() {
+        // Tiles over the ground: a hole is then just a square painted in the ground's colour.
+        let _ = writeln!(
+            svg,
+            r#"<rect x="{m}" y="{m}" width="{board_w}" height="{board_h}" fill="{}"/>"#,
+            palette.hole.hex()
+        );
+        let inset = tile_inset(sq);
+        let side = sq - 2 * inset;
+        for at in layout.coords() {
+            let (x, y) = layout.base_origin(at);
+            let _ = writeln!(
+                svg,
+                r#"<rect x="{}" y="{}" width="{side}" height="{side}" rx="{r}" fill="{}"/><rect x="{}" y="{}" width="{}" height="{}" rx="{r}" fill="{}"/>"#,
+                x + inset,
+                y + inset,
+                SHAKTI_TILE_EDGE.hex(),
+                x + inset + 2,
+                y + inset + 2,
+                side - 4,
+                side - 4,
+                theme.square_color(at).hex(),
+                r = sq / 10,
+            );
+        }
+    } else {
+        for at in layout.coords() {
+            let (x, y) = layout.base_origin(at);
+            let _ = writeln!(
+                svg,
+                r#"<rect x="{x}" y="{y}" width="{sq}" height="{sq}" fill="{}"/>"#,
+                theme.square_color(at).hex()
+            );
+        }
+    }
+    match theme {
+        Theme::Chak => chak_zones(&mut svg, layout),
+        Theme::Chad => chad_zones(&mut svg, layout),
+        Theme::Chesscala => chesscala_zones(&mut svg, layout),
+        Theme::Shakti => {}
+    }
+    coordinates(&mut svg, layout);
+    svg.push_str("</svg>");
+    svg
+}
+
+/// The screen rectangle covering two squares and everything between them.
+fn span(layout: &Layout, a: Coord, b: Coord) -> (u32, u32, u32, u32) {
+    let (ax, ay) = layout.base_origin(a);
+    let (bx, by) = layout.base_origin(b);
+    let (x, y) = (ax.min(bx), ay.min(by));
+    (x, y, ax.max(bx) + layout.sq - x, ay.max(by) + layout.sq - y)
+}
+
+fn outline(svg: &mut String, rect: (u32, u32, u32, u32), color: &str, width: f32) {
+    let (x, y, w, h) = rect;
+    let half = width / 2.0;
+    let _ = writeln!(
+        svg,
+        r#"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{color}" stroke-width="{width}"/>"#,
+        x as f32 + half,
+        y as f32 + half,
+        w as f32 - width,
+        h as f32 - width,
+    );
+}
+
+/// Chak: waves on the river, temple outlines, a stepped pyramid on each altar.
+fn chak_zones(svg: &mut String, layout: &Layout) {
+    let sq = layout.sq as f32;
+    let (_, y0) = layout.base_origin(Coord::new(0, 4));
+    let (x0, y0) = (layout.margin as f32, y0 as f32);
+    let board_w = f32::from(layout.files) * sq;
+    for level in [0.28f32, 0.78] {
+        let y = y0 + sq * level;
+        let amp = sq * 0.07;
+        let mut d = format!("M{x0} {y}");
+        let step = sq / 4.0;
+        let mut x = x0;
+        let mut up = true;
+        while x < x0 + board_w - 0.5 {
+            let cy = if up { y - amp } else { y + amp };
+            let _ = write!(d, " Q{} {cy} {} {y}", x + step / 2.0, x + step);
+            x += step;
+            up = !up;
+        }
+        let _ = writeln!(
+            svg,
+            r##"<path d="{d}" fill="none" stroke="#e4f3f8" stroke-opacity="0.75" stroke-width="{}"/>"##,
+            (sq / 30.0).max(1.5)
+        );
+    }
+    for (a, b) in [
+        (Coord::new(3, 0), Coord::new(5, 2)),
+        (Coord::new(3, 6), Coord::new(5, 8)),
+    ] {
+        outline(svg, span(layout, a, b), "#8e3f22", (sq / 22.0).max(2.0));
+    }
+    for altar in [Coord::new(4, 1), Coord::new(4, 7)] {
+        let (x, y) = layout.base_origin(altar);
+        // A stepped pyramid with a shrine, in tenths of the square; altars look the same from
+        // both sides, so it is not turned.
+        const PYRAMID: [(f32, f32); 16] = [
+            (1.0, 9.0),
+            (9.0, 9.0),
+            (9.0, 7.0),
+            (8.0, 7.0),
+            (8.0, 5.0),
+            (7.0, 5.0),
+            (7.0, 3.0),
+            (6.0, 3.0),
+            (6.0, 1.5),
+            (4.0, 1.5),
+            (4.0, 3.0),
+            (3.0, 3.0),
+            (3.0, 5.0),
+            (2.0, 5.0),
+            (2.0, 7.0),
+            (1.0, 7.0),
+        ];
+        let points: Vec<String> = PYRAMID
+            .iter()
+            .map(|(px, py)| {
+                format!(
+                    "{},{}",
+                    x as f32 + px * sq / 10.0,
+                    y as f32 + py * sq / 10.0
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            svg,
+            r##"<polygon points="{}" fill="#e7b48e" fill-opacity="0.85"/>"##,
+            points.join(" ")
+        );
+    }
+}
+
+/// Chad: grid lines (the board is uncheckered) and the castles outlined.
+fn chad_zones(svg: &mut String, layout: &Layout) {
+    let sq = layout.sq;
+    let m = layout.margin;
+    let board_w = u32::from(layout.files) * sq;
+    let board_h = u32::from(layout.ranks) * sq;
+    let mut d = String::new();
+    for i in 0..=u32::from(layout.files) {
+        let _ = write!(d, "M{} {m} v{board_h} ", m + i * sq);
+    }
+    for i in 0..=u32::from(layout.ranks) {
+        let _ = write!(d, "M{m} {} h{board_w} ", m + i * sq);
+    }
+    let _ = writeln!(
+        svg,
+        r#"<path d="{d}" fill="none" stroke="{}" stroke-width="1"/>"#,
+        CHAD_GRID.hex()
+    );
+    // Wall squares get a brick hint, so walls read as walls without colour.
+    for at in layout.coords() {
+        if theme::chad_zone(at) == ChadZone::Wall {
+            let (x, y) = layout.base_origin(at);
+            let (x, y, s) = (x as f32, y as f32, sq as f32);
+            let _ = writeln!(
+                svg,
+                r##"<path d="M{x} {a} h{s} M{x} {b} h{s} M{c} {y} v{q} M{d2} {a} v{q} M{c} {b} v{q}" fill="none" stroke="#b9a57d" stroke-width="1"/>"##,
+                a = y + s / 3.0,
+                b = y + 2.0 * s / 3.0,
+                c = x + s / 2.0,
+                d2 = x + s / 4.0,
+                q = s / 3.0,
+            );
+        }
+    }
+    for (a, b) in [
+        (Coord::new(2, 2), Coord::new(4, 4)),
+        (Coord::new(7, 7), Coord::new(9, 9)),
+    ] {
+        outline(
+            svg,
+            span(layout, a, b),
+            "#6d5532",
+            (sq as f32 / 18.0).max(2.0),
+        );
+    }
+}
+
+/// Chesscala: the circuits' dividers and direction arrows, and the kings' fields.
+fn chesscala_zones(svg: &mut String, layout: &Layout) {
+    let sq = layout.sq as f32;
+    let m = layout.margin as f32;
+    let board_h = f32::from(layout.ranks) * sq;
+    // Dividers between the circuits.
+    for file in [2u8, 4] {
+        let (x, _) = layout.base_origin(Coord::new(file, 0));
+        let (x2, _) = layout.base_origin(Coord::new(file - 1, 0));
+        let x = (x.max(x2)) as f32;
+        let _ = writeln!(
+            svg,
+            r#"<rect x="{}" y="{m}" width="{}" height="{board_h}" fill="{}"/>"#,
+            x - sq / 40.0,
+            sq / 20.0,
+            layout.theme.palette().frame.hex()
+        );
+    }
+    // Arrowheads along each circuit: up the right file, across at the top, down the left file,
+    // across at the bottom.
+    let last = layout.ranks - 1;
+    for left in [0u8, 2, 4] {
+        let right = left + 1;
+        let mut cycle: Vec<Coord> = (0..=last).map(|rank| Coord::new(right, rank)).collect();
+        cycle.extend((0..=last).rev().map(|rank| Coord::new(left, rank)));
+        for (i, &from) in cycle.iter().enumerate() {
+            let to = cycle[(i + 1) % cycle.len()];
+            let (fx, fy) = layout.base_centre(from);
+            let (tx, ty) = layout.base_centre(to);
+            let (dx, dy) = ((tx - fx) / sq, (ty - fy) / sq);
+            let (mx, my, color) = if from.file == to.file {
+                // Between two ranks, near the edge the file shares with its partner.
+                let (px, _) = layout.base_centre(Coord::new(
+                    if from.file == left { right } else { left },
+                    from.rank,
+                ));
+                (fx + (px - fx) * 0.40, (fy + ty) / 2.0, CHESSCALA_ARROW)
+            } else {
+                // The turn at the board's edge: in the margin, between the two file letters.
+                let (_, ey) = layout.base_centre(from);
+                let outward = if (from.rank == last) != layout.flipped {
+                    -1.0
+                } else {
+                    1.0
+                };
+                (
+                    (fx + tx) / 2.0,
+                    ey + outward * (sq + m) * 0.5,
+                    layout.theme.palette().text,
+                )
+            };
+            let size = sq * 0.11;
+            let (px, py) = (-dy, dx);
+            let _ = writeln!(
+                svg,
+                r#"<path d="M{} {} L{} {} L{} {} Z" fill="{}" fill-opacity="0.8"/>"#,
+                mx + dx * size,
+                my + dy * size,
+                mx - dx * size + px * size,
+                my - dy * size + py * size,
+                mx - dx * size - px * size,
+                my - dy * size - py * size,
+                color.hex()
+            );
+        }
+    }
+    // Kings' fields, framed in their owner's colour with a contrasting edge.
+    let width = (sq / 22.0).max(2.0);
+    for (owner, a, b) in CHESSCALA_KING_FIELDS {
+        let colors = layout.theme.pieces(owner);
+        let rect = span(layout, a, b);
+        let (x, y, w, h) = rect;
+        let inset = (x + 3, y + 3, w - 6, h - 6);
+        outline(svg, inset, &colors.line.hex(), width + 2.0);
+        outline(
+            svg,
+            (inset.0 + 1, inset.1 + 1, inset.2 - 2, inset.3 - 2),
+            &colors.body.hex(),
+            width,
+        );
+    }
+}
+
+/// File letters above and below the board, rank numbers left and right.
+fn coordinates(svg: &mut String, layout: &Layout) {
+    let m = layout.margin as f32;
+    let font = (m * 0.6).round();
+    let fill = layout.theme.palette().text.hex();
+    let sq = layout.sq as f32;
+    let bottom = m + f32::from(layout.ranks) * sq;
+    let right = m + f32::from(layout.files) * sq;
+    let mut text = |x: f32, y: f32, label: &str| {
+        let _ = writeln!(
+            svg,
+            r#"<text x="{x}" y="{}" font-family="{FONT_FAMILY}" font-weight="bold" font-size="{font}" text-anchor="middle" fill="{fill}">{label}</text>"#,
+            y + font * 0.36
+        );
+    };
+    for file in 0..layout.files {
+        let (x, _) = layout.base_centre(Coord::new(file, 0));
+        let label = char::from(b'a' + file).to_string();
+        text(x, m / 2.0, &label);
+        text(x, bottom + m / 2.0, &label);
+    }
+    for rank in 0..layout.ranks {
+        let (_, y) = layout.base_centre(Coord::new(0, rank));
+        let label = (rank + 1).to_string();
+        text(m / 2.0, y, &label);
+        text(right + m / 2.0, y, &label);
+    }
+}
+
+/// The caption band: the players (the side to move in bold, its disc ringed in the highlight
+/// colour), then the move number, whose turn it is, the deadline and the status.
+fn draw_caption(canvas: &mut Pixmap, layout: &Layout, caption: &Caption) {
+    let theme = layout.theme;
+    let palette = theme.palette();
+    let w = layout.width as f32;
+    let font = caption_font(layout.width) as f32;
+    let m = layout.margin as f32;
+    let line1 = font * 1.35;
+    let line2 = font * 2.75;
+    let r = font * 0.45;
+    fill_rect(
+        canvas,
+        0.0,
+        0.0,
+        w,
+        layout.caption as f32,
+        &paint(palette.frame, 255),
+    );
+    for (color, name) in [
+        (Color::White, &caption.white),
+        (Color::Black, &caption.black),
+    ] {
+        let pieces = theme.pieces(color);
+        let to_move = color == caption.to_move;
+        let (cx, anchor, tx) = match color {
+            Color::White => (m + r, Anchor::Start, m + 2.0 * r + font * 0.4),
+            Color::Black => (w - m - r, Anchor::End, w - m - 2.0 * r - font * 0.4),
+        };
+        let ring = if to_move { HIGHLIGHT } else { pieces.line };
+        let ring_width = if to_move { font * 0.18 } else { font * 0.08 };
+        disc(canvas, cx, line1 - font * 0.35, r + ring_width, ring);
+        disc(canvas, cx, line1 - font * 0.35, r, pieces.body);
+        let weight = if to_move {
+            Weight::Bold
+        } else {
+            Weight::Regular
+        };
+        text::draw(
+            canvas,
+            &shorten(name, 22),
+            tx,
+            line1,
+            font,
+            weight,
+            palette.text,
+            anchor,
+        );
+    }
+    let mut status = format!(
+        "Move {} · {} to move",
+        caption.move_number,
+        theme.side_name(caption.to_move)
+    );
+    if let Some(deadline) = &caption.deadline {
+        let _ = write!(status, " · by {}", shorten(deadline, 32));
+    }
+    if let Some(extra) = &caption.status {
+        let _ = write!(status, " · {}", shorten(extra, 40));
+    }
+    text::draw(
+        canvas,
+        &status,
+        w / 2.0,
+        line2,
+        font * 0.85,
+        Weight::Regular,
+        palette.text,
+        Anchor::Middle,
+    );
+}
+
+fn disc(canvas: &mut Pixmap, cx: f32, cy: f32, r: f32, color: Rgb) {
+    if let Some(path) = PathBuilder::from_circle(cx, cy, r) {
+        fill_shape(canvas, &path, color);
+    }
+}
+
+/// At most `max` characters of `text`, with an ellipsis when cut.
+fn shorten(text: &str, max: usize) -> String {
+    let text = text.trim();
+    if text.chars().count() <= max {
+        text.to_owned()
+    } else {
+        let mut cut: String = text.chars().take(max - 1).collect();
+        cut.push('…');
+        cut
+    }
+}

@@ -1,0 +1,122 @@
+//! Board pictures and replays of stored games. Drawing runs on the blocking pool so that a
+//! picture never holds up other chat events.
+
+use super::{GameState, Service, ServiceError, clock, internal};
+use crate::render::{self, Caption, RenderOptions, Theme};
+use crate::rules::{Color, MoveMarks};
+
+/// An image to attach to a reply.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Image {
+    /// The encoded image.
+    pub data: Vec<u8>,
+    /// `image/png` or `image/gif`.
+    pub mime: &'static str,
+    /// Width and height in pixels.
+    pub size: (u32, u32),
+}
+
+/// Reads the width and height from a PNG or GIF header.
+fn dimensions(data: &[u8]) -> (u32, u32) {
+    let be = |at: usize| {
+        data.get(at..at + 4)
+            .map_or(0, |b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    let le = |at: usize| {
+        data.get(at..at + 2)
+            .map_or(0, |b| u32::from(u16::from_le_bytes([b[0], b[1]])))
+    };
+    if data.starts_with(b"\x89PNG") {
+        (be(16), be(20))
+    } else {
+        (le(6), le(8))
+    }
+}
+
+/// Where the board is seen from, per a viewer's setting: `white`, `black`, `mover` (the side
+/// to move), or `mine` (the viewer's own side when they play, else the side to move).
+#[must_use]
+pub fn viewpoint(state: &GameState, setting: &str, viewer: Option<i64>) -> Color {
+    match setting {
+        "white" => Color::White,
+        "black" => Color::Black,
+        "mine" => viewer
+            .and_then(|id| state.color_of(id))
+            .unwrap_or_else(|| state.turn()),
+        _ => state.turn(),
+    }
+}
+
+impl Service {
+    /// The board of a game as a PNG, with `last` highlighted, seen from `side`, captioned with
+    /// the players, the move number, whose turn it is and the deadline or the result.
+    ///
+    /// # Errors
+    /// `Internal` when drawing fails.
+    pub async fn board_image(
+        &self,
+        state: &GameState,
+        last: Option<MoveMarks>,
+        side: Color,
+    ) -> Result<Image, ServiceError> {
+        let position = state.record.position().clone();
+        let status = state
+            .result_text()
+            .or_else(|| render::position_status(&position));
+        let options = RenderOptions {
+            last,
+            side: Some(side),
+            caption: Some(Caption {
+                white: state.white.display_name.clone(),
+                black: state.black.display_name.clone(),
+                move_number: u32::try_from(state.move_number()).unwrap_or(u32::MAX),
+                to_move: state.turn(),
+                deadline: state
+                    .row
+                    .deadline
+                    .filter(|_| state.is_active())
+                    .map(clock::format_utc),
+                status,
+            }),
+            ..RenderOptions::default()
+        };
+        let data =
+            tokio::task::spawn_blocking(move || render::render_position(&position, &options))
+                .await
+                .map_err(|e| internal(&e))?
+                .map_err(|e| internal(&e))?;
+        Ok(Image {
+            size: dimensions(&data),
+            data,
+            mime: "image/png",
+        })
+    }
+
+    /// The whole game as an animated GIF seen from `side`.
+    ///
+    /// # Errors
+    /// `Internal` when drawing fails.
+    pub async fn replay_image(
+        &self,
+        state: &GameState,
+        side: Color,
+    ) -> Result<Image, ServiceError> {
+        let record = state.record.clone();
+        let (white, black) = (
+            state.white.display_name.clone(),
+            state.black.display_name.clone(),
+        );
+        let theme = Theme::for_variant(state.variant);
+        let data = tokio::task::spawn_blocking(move || {
+            render::replay_gif(theme, &render::game_frames(&record, &white, &black, side))
+        })
+        .await
+        .map_err(|e| internal(&e))?
+        .map_err(|e| internal(&e))?;
+        Ok(Image {
+            size: dimensions(&data),
+            data,
+            mime: "image/gif",
+        })
+    }
+}
