@@ -111,7 +111,13 @@ pub fn perft(
 /// [`CliError`] when the position does not read or a move does not play; the message is the
 /// one a chat would show.
 pub fn play(variant: Variant, position: &str, moves: &[String]) -> Result<String, CliError> {
-    let mut record = Record::new(VariantPosition::from_text(variant, position)?);
+    let start = VariantPosition::from_text(variant, position)?;
+    Ok(played(start, moves)?.position().to_text())
+}
+
+/// A game record of `moves` (any notation) played from `start`.
+fn played(start: VariantPosition, moves: &[String]) -> Result<Record, CliError> {
+    let mut record = Record::new(start);
     for (index, text) in moves.iter().enumerate() {
         record.play(text).map_err(|error| CliError::Move {
             ply: index + 1,
@@ -119,7 +125,7 @@ pub fn play(variant: Variant, position: &str, moves: &[String]) -> Result<String
             message: error.to_string(),
         })?;
     }
-    Ok(record.position().to_text())
+    Ok(record)
 }
 
 /// What `pigeon render` draws besides the position.
@@ -191,14 +197,7 @@ pub fn render(
 /// # Errors
 /// [`CliError`] when a move does not play or the replay cannot be drawn.
 pub fn gif(variant: Variant, moves: &[String]) -> Result<Vec<u8>, CliError> {
-    let mut record = Record::new(VariantPosition::start(variant));
-    for (index, text) in moves.iter().enumerate() {
-        record.play(text).map_err(|error| CliError::Move {
-            ply: index + 1,
-            text: text.clone(),
-            message: error.to_string(),
-        })?;
-    }
+    let record = played(VariantPosition::start(variant), moves)?;
     let (white, black) = (
         variant.side_name(Color::White),
         variant.side_name(Color::Black),

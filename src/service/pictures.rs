@@ -33,6 +33,22 @@ fn dimensions(data: &[u8]) -> (u32, u32) {
     }
 }
 
+/// Runs a drawing on the blocking pool.
+async fn draw(
+    mime: &'static str,
+    work: impl FnOnce() -> Result<Vec<u8>, render::RenderError> + Send + 'static,
+) -> Result<Image, ServiceError> {
+    let data = tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| internal(&e))?
+        .map_err(|e| internal(&e))?;
+    Ok(Image {
+        size: dimensions(&data),
+        data,
+        mime,
+    })
+}
+
 /// Where the board is seen from, per a viewer's setting: `white`, `black`, `mover` (the side
 /// to move), or `mine` (the viewer's own side when they play, else the side to move).
 #[must_use]
@@ -80,16 +96,10 @@ impl Service {
             }),
             ..RenderOptions::default()
         };
-        let data =
-            tokio::task::spawn_blocking(move || render::render_position(&position, &options))
-                .await
-                .map_err(|e| internal(&e))?
-                .map_err(|e| internal(&e))?;
-        Ok(Image {
-            size: dimensions(&data),
-            data,
-            mime: "image/png",
+        draw("image/png", move || {
+            render::render_position(&position, &options)
         })
+        .await
     }
 
     /// The whole game as an animated GIF seen from `side`.
@@ -107,16 +117,9 @@ impl Service {
             state.black.display_name.clone(),
         );
         let theme = Theme::for_variant(state.variant);
-        let data = tokio::task::spawn_blocking(move || {
+        draw("image/gif", move || {
             render::replay_gif(theme, &render::game_frames(&record, &white, &black, side))
         })
         .await
-        .map_err(|e| internal(&e))?
-        .map_err(|e| internal(&e))?;
-        Ok(Image {
-            size: dimensions(&data),
-            data,
-            mime: "image/gif",
-        })
     }
 }
