@@ -599,3 +599,52 @@ fn the_render_and_gif_commands_write_their_files() {
     assert!(!output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("e3e5"));
 }
+
+/// Every position of every game's oracle vectors draws without error, seen from one side or
+/// the other in turn, with its first legal move highlighted, and decodes to one size per game.
+/// (A small size keeps this quick; the drawing code is the same at every size.)
+#[test]
+fn every_vector_position_of_every_game_renders() {
+    let files = [
+        (Variant::Chak, "chak-vectors.jsonl", "fen"),
+        (Variant::Shakti, "shakti-vectors.jsonl", "position"),
+        (Variant::Chad, "chad-vectors.jsonl", "position"),
+        (Variant::Chesscala, "chesscala-vectors.jsonl", "position"),
+    ];
+    for (variant, file, key) in files {
+        let text = crate::common::read_data(file);
+        let mut sizes = std::collections::BTreeSet::new();
+        let mut count = 0;
+        for (line, record) in text.lines().enumerate() {
+            let record: serde_json::Value = serde_json::from_str(record).expect("JSON");
+            let position_text = record[key].as_str().expect("a position text");
+            let position = VariantPosition::from_text(variant, position_text)
+                .unwrap_or_else(|e| panic!("{file} line {}: {e}", line + 1));
+            let last = position
+                .legal_moves()
+                .first()
+                .map(|mv| position.move_marks(mv));
+            let side = if line % 2 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let options = RenderOptions {
+                last,
+                side: Some(side),
+                size: 240,
+                ..RenderOptions::default()
+            };
+            let png = render::render_position(&position, &options)
+                .unwrap_or_else(|e| panic!("{file} line {}: {e}", line + 1));
+            sizes.insert(decode(&png).dimensions());
+            count += 1;
+        }
+        assert!(count >= 300, "{file}: {count} positions");
+        assert_eq!(
+            sizes.len(),
+            1,
+            "{file}: every picture of a game has one size: {sizes:?}"
+        );
+    }
+}
