@@ -133,33 +133,26 @@ impl Bits for u16 {
     }
 }
 
-impl Iterator for Squares<u16> {
-    type Item = u8;
+/// Pops the lowest set square of each word type in turn.
+macro_rules! squares_iterator {
+    ($($word:ty),+) => {$(
+        impl Iterator for Squares<$word> {
+            type Item = u8;
 
-    #[inline]
-    fn next(&mut self) -> Option<u8> {
-        if self.0 == 0 {
-            return None;
+            #[inline]
+            fn next(&mut self) -> Option<u8> {
+                if self.0 == 0 {
+                    return None;
+                }
+                let sq = self.0.trailing_zeros() as u8;
+                self.0 &= self.0 - 1;
+                Some(sq)
+            }
         }
-        let sq = self.0.trailing_zeros() as u8;
-        self.0 &= self.0 - 1;
-        Some(sq)
-    }
+    )+};
 }
 
-impl Iterator for Squares<u64> {
-    type Item = u8;
-
-    #[inline]
-    fn next(&mut self) -> Option<u8> {
-        if self.0 == 0 {
-            return None;
-        }
-        let sq = self.0.trailing_zeros() as u8;
-        self.0 &= self.0 - 1;
-        Some(sq)
-    }
-}
+squares_iterator!(u16, u64);
 
 #[cfg(test)]
 mod tests {

@@ -13,6 +13,13 @@ async fn store() -> (tempfile::TempDir, Store) {
     (dir, store)
 }
 
+async fn player(store: &Store, name: &str) -> pigeon::store::PlayerRow {
+    store
+        .player("console", name, name, NOW)
+        .await
+        .expect("created")
+}
+
 fn game<'a>(white: i64, black: i64) -> NewGame<'a> {
     NewGame {
         platform: "console",
@@ -31,10 +38,7 @@ fn game<'a>(white: i64, black: i64) -> NewGame<'a> {
 #[tokio::test]
 async fn players_are_created_once_and_renamed() {
     let (_dir, store) = store().await;
-    let alice = store
-        .player("console", "alice", "alice", NOW)
-        .await
-        .expect("created");
+    let alice = player(&store, "alice").await;
     let again = store
         .player("console", "alice", "Alice A.", NOW + 5)
         .await
@@ -69,10 +73,7 @@ async fn players_are_created_once_and_renamed() {
 #[tokio::test]
 async fn settings_default_and_change() {
     let (_dir, store) = store().await;
-    let alice = store
-        .player("console", "alice", "alice", NOW)
-        .await
-        .expect("created");
+    let alice = player(&store, "alice").await;
     let defaults = store.settings(alice.id).await.expect("query");
     assert_eq!(
         defaults,
@@ -113,18 +114,9 @@ async fn events_are_claimed_once() {
 #[tokio::test]
 async fn challenges_open_close_accept_and_expire() {
     let (_dir, store) = store().await;
-    let alice = store
-        .player("console", "alice", "alice", NOW)
-        .await
-        .expect("created");
-    let bob = store
-        .player("console", "bob", "bob", NOW)
-        .await
-        .expect("created");
-    let carol = store
-        .player("console", "carol", "carol", NOW)
-        .await
-        .expect("created");
+    let alice = player(&store, "alice").await;
+    let bob = player(&store, "bob").await;
+    let carol = player(&store, "carol").await;
     let new = |challenged, expires_at| NewChallenge {
         platform: "console",
         channel: "general",
@@ -227,14 +219,8 @@ async fn challenges_open_close_accept_and_expire() {
 #[tokio::test]
 async fn moves_append_with_an_optimistic_ply_check() {
     let (_dir, store) = store().await;
-    let alice = store
-        .player("console", "alice", "alice", NOW)
-        .await
-        .expect("created");
-    let bob = store
-        .player("console", "bob", "bob", NOW)
-        .await
-        .expect("created");
+    let alice = player(&store, "alice").await;
+    let bob = player(&store, "bob").await;
     let row = store
         .create_game(&game(alice.id, bob.id))
         .await
@@ -328,18 +314,9 @@ async fn moves_append_with_an_optimistic_ply_check() {
 #[tokio::test]
 async fn games_are_listed_by_player_channel_and_deadline() {
     let (_dir, store) = store().await;
-    let alice = store
-        .player("console", "alice", "alice", NOW)
-        .await
-        .expect("created");
-    let bob = store
-        .player("console", "bob", "bob", NOW)
-        .await
-        .expect("created");
-    let carol = store
-        .player("console", "carol", "carol", NOW)
-        .await
-        .expect("created");
+    let alice = player(&store, "alice").await;
+    let bob = player(&store, "bob").await;
+    let carol = player(&store, "carol").await;
     let first = store
         .create_game(&game(alice.id, bob.id))
         .await
