@@ -23,6 +23,14 @@ struct Args {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Copy the game database to FILE safely while Pigeon runs (a consistent snapshot).
+    Backup {
+        /// Where to write the copy; must not exist yet.
+        file: PathBuf,
+        /// The game database.
+        #[arg(long, env = "PIGEON_DB", default_value = "pigeon.db")]
+        db: PathBuf,
+    },
     /// Play in the terminal: each line is `name: text`, as if user `name` wrote `text` in a
     /// channel (`#channel name: text` for another channel).
     Console {
@@ -118,12 +126,14 @@ enum Side {
 fn main() -> ExitCode {
     let _ = dotenvy::dotenv();
     let args = Args::parse();
-    if let Command::Console { db, out, script } = args.command {
-        return run_async(console_main(db, out, script));
+    match args.command {
+        Command::Console { db, out, script } => return run_async(console_main(db, out, script)),
+        Command::Backup { file, db } => return run_async(backup_main(db, file)),
+        _ => {}
     }
     let stdout = io::stdout();
     let result = match args.command {
-        Command::Console { .. } => Ok(()),
+        Command::Console { .. } | Command::Backup { .. } => Ok(()),
         Command::Moves { game, position } => {
             cli::moves(game, position.as_deref(), io::stdin().lock(), stdout.lock())
         }
@@ -241,4 +251,25 @@ async fn console_main(db: PathBuf, out: PathBuf, script: Option<PathBuf>) -> Run
     };
     store.close().await;
     result.map_err(|e| e.to_string())
+}
+
+async fn backup_main(db: PathBuf, file: PathBuf) -> RunResult {
+    init_logs("warn");
+    if !db.exists() {
+        return Err(format!("{}: no such database", db.display()));
+    }
+    if file.exists() {
+        return Err(format!(
+            "{} exists already; name a new file",
+            file.display()
+        ));
+    }
+    let store = Store::open(&db)
+        .await
+        .map_err(|e| format!("{}: {e}", db.display()))?;
+    let result = store.backup(&file).await;
+    store.close().await;
+    result.map_err(|e| format!("backing up to {}: {e}", file.display()))?;
+    println!("Backed up {} to {}.", db.display(), file.display());
+    Ok(())
 }

@@ -192,6 +192,20 @@ impl Store {
         self.pool.close().await;
     }
 
+    /// Writes a consistent copy of the database to `path` while it stays in use (SQLite's
+    /// `VACUUM INTO`: one read transaction, so the copy is a snapshot). Refuses to overwrite an
+    /// existing file.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the copy cannot be written, for example because `path` exists.
+    pub async fn backup(&self, path: &Path) -> Result<()> {
+        sqlx::query("VACUUM INTO ?1")
+            .bind(path.to_string_lossy().into_owned())
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     /// SQLite's own consistency check: `ok` when the file is sound.
     ///
     /// # Errors

@@ -123,3 +123,41 @@ fn unknown_games_and_bad_positions_fail_clearly() {
     assert!(!output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("unreadable position"));
 }
+
+#[test]
+fn backup_copies_the_database_and_never_overwrites() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let db = dir.path().join("games.db");
+    let copy = dir.path().join("copy.db");
+    let (db_arg, copy_arg) = (
+        db.to_str().expect("a UTF-8 path"),
+        copy.to_str().expect("UTF-8"),
+    );
+    let boards = dir.path().join("boards");
+    let console = pigeon(
+        &[
+            "console",
+            "--db",
+            db_arg,
+            "--out",
+            boards.to_str().expect("UTF-8"),
+        ],
+        "alice: challenge @bob\nbob: accept\n",
+    );
+    assert!(
+        stdout(&console).contains("Game #1 (Chak) starts"),
+        "{}",
+        stdout(&console)
+    );
+    let output = pigeon(&["backup", copy_arg, "--db", db_arg], "");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout(&output).contains("Backed up"));
+    assert!(std::fs::metadata(&copy).expect("the copy exists").len() > 0);
+    let again = pigeon(&["backup", copy_arg, "--db", db_arg], "");
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("exists already"));
+}

@@ -384,3 +384,50 @@ async fn games_are_listed_by_player_channel_and_deadline() {
     assert_eq!(store.integrity_check().await.expect("query"), "ok");
     store.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_backup_is_a_consistent_copy_taken_while_writes_go_on() {
+    let (dir, store) = store().await;
+    let alice = player(&store, "alice").await;
+    let bob = player(&store, "bob").await;
+    for _ in 0..5 {
+        store
+            .create_game(&game(alice.id, bob.id))
+            .await
+            .expect("created");
+    }
+    let writer = {
+        let store = store.clone();
+        tokio::spawn(async move {
+            for _ in 0..50 {
+                store
+                    .create_game(&game(alice.id, bob.id))
+                    .await
+                    .expect("created");
+            }
+        })
+    };
+    let path = dir.path().join("backup.db");
+    store.backup(&path).await.expect("backed up");
+    writer.await.expect("the writer runs");
+
+    let copy = Store::open(&path).await.expect("the backup opens");
+    assert_eq!(copy.integrity_check().await.expect("query"), "ok");
+    let copied = copy.games_of(alice.id, 100).await.expect("query").len();
+    assert!(
+        (5..=55).contains(&copied),
+        "everything committed before the backup is in it: {copied}"
+    );
+    assert_eq!(
+        copy.player_by_id(bob.id)
+            .await
+            .expect("query")
+            .map(|p| p.display_name),
+        Some("bob".into())
+    );
+    assert!(
+        store.backup(&path).await.is_err(),
+        "an existing file is never overwritten"
+    );
+    copy.close().await;
+}
