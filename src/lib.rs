@@ -14,6 +14,7 @@
 //! - [`chat`]: the command grammar, help and replies, the same on every platform.
 //! - [`render`]: board pictures: a position (last move, checks, viewpoint, caption) to PNG
 //!   bytes, and a whole game to an animated GIF; pure, with embedded art and font.
+//! - [`config`]: configuration shared by the adapters (secrets that never print).
 //! - [`cli`]: the command-line tools built on the rules core (`moves`, `perft`, `play`).
 //!
 //! See `ARCHITECTURE.md` for how the layers depend on each other.
@@ -21,6 +22,7 @@
 pub mod adapters;
 pub mod chat;
 pub mod cli;
+pub mod config;
 pub mod render;
 pub mod rules;
 pub mod service;

@@ -6,8 +6,9 @@ pub mod clock;
 mod games;
 mod pictures;
 
+use std::collections::HashMap;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 
 use tracing::error;
 
@@ -59,16 +60,28 @@ pub struct Place {
     pub platform: String,
     /// The platform's id of the channel, room or thread.
     pub channel: String,
+    /// The community the channel belongs to: a Discord server, a Matrix room, a console
+    /// channel. Ratings and leaderboards are kept per community.
+    pub community: String,
 }
 
 impl Place {
-    /// A channel of `platform`.
+    /// A channel of `platform` that is a community of its own (a Matrix room, a console
+    /// channel).
     #[must_use]
     pub fn new(platform: &str, channel: &str) -> Place {
         Place {
             platform: platform.to_owned(),
             channel: channel.to_owned(),
+            community: channel.to_owned(),
         }
+    }
+
+    /// The same place, in the community `community` (a Discord server).
+    #[must_use]
+    pub fn in_community(mut self, community: &str) -> Place {
+        community.clone_into(&mut self.community);
+        self
     }
 }
 
@@ -360,13 +373,46 @@ pub fn reason_key(reason: EndReason) -> &'static str {
 pub struct Service {
     store: Store,
     clock: Arc<dyn Clock>,
+    /// The bot's own account on each platform, as the adapters report it.
+    bots: Arc<RwLock<HashMap<String, User>>>,
 }
 
 impl Service {
     /// A service over `store` telling time by `clock`.
     #[must_use]
     pub fn new(store: Store, clock: Arc<dyn Clock>) -> Service {
-        Service { store, clock }
+        Service {
+            store,
+            clock,
+            bots: Arc::default(),
+        }
+    }
+
+    /// Tells the service which account is the bot itself on `bot.platform` (an adapter learns
+    /// it when it connects). A challenge to that account is a game against the built-in
+    /// opponent.
+    pub fn register_bot(&self, bot: &User) {
+        self.bots
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(bot.platform.clone(), bot.clone());
+    }
+
+    /// The bot's own account on `platform`, once its adapter has registered it.
+    #[must_use]
+    pub fn bot(&self, platform: &str) -> Option<User> {
+        self.bots
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(platform)
+            .cloned()
+    }
+
+    /// Whether `user` is the bot itself.
+    #[must_use]
+    pub fn is_bot(&self, user: &User) -> bool {
+        self.bot(&user.platform)
+            .is_some_and(|bot| bot.id == user.id)
     }
 
     /// The database.
