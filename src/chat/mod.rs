@@ -12,7 +12,7 @@ mod text;
 use crate::rules::{Color, MoveError, MoveMarks, Variant};
 use crate::service::{
     ChallengeSummary, ColorChoice, DrawAction, DrawDone, GameState, MoveDone, Notice, Place, Scope,
-    Service, ServiceError, User, clock, viewpoint,
+    Service, ServiceError, User, Verdict, clock, viewpoint,
 };
 
 pub use command::{COMMANDS, Command, Spec, UsageError, help};
@@ -39,7 +39,15 @@ pub struct Incoming {
 }
 
 /// Answers one chat message.
+///
+/// Chatter not addressed to the bot that cannot be a move is dropped before anything else,
+/// without touching the database. Then a duplicate delivery of the same platform event is
+/// dropped, over-long and empty messages are answered, and the sender's rate limit is counted.
 pub async fn handle(service: &Service, incoming: &Incoming) -> Vec<Reply> {
+    let text = incoming.text.trim();
+    if !incoming.addressed && (text.is_empty() || !looks_like_move(text)) {
+        return Vec::new();
+    }
     if let Some(event) = &incoming.event_id {
         match service
             .first_delivery(&incoming.place.platform, event)
@@ -50,20 +58,29 @@ pub async fn handle(service: &Service, incoming: &Incoming) -> Vec<Reply> {
             Err(error) => return vec![Reply::private(error.to_string())],
         }
     }
-    let text = incoming.text.trim();
     if text.len() > MAX_MESSAGE {
-        return if incoming.addressed {
-            vec![Reply::private("That message is too long for me to read.")]
-        } else {
-            Vec::new()
-        };
+        return vec![Reply::private(format!(
+            "That message is too long for me to read (over {MAX_MESSAGE} characters). \
+             Commands are short: type `help` to see them."
+        ))];
     }
     if text.is_empty() {
-        return if incoming.addressed {
-            vec![Reply::private("Yes? Type `help` to see what I can do.")]
-        } else {
-            Vec::new()
-        };
+        return vec![Reply::private("Yes? Type `help` to see what I can do.")];
+    }
+    match service.check_rate(&incoming.user) {
+        Verdict::Allowed => {}
+        Verdict::Limited { first: true, wait } => {
+            return vec![Reply::private(format!(
+                "Easy there: that's a lot of commands in a short time. Try again in {wait} \
+                 second{}; I'll skip what you send until then.",
+                if wait == 1 { "" } else { "s" }
+            ))];
+        }
+        Verdict::Limited { first: false, .. } => return Vec::new(),
+    }
+    if !incoming.addressed {
+        // Only a move is read from chatter: "resign" said in passing is not a command.
+        return bare_move(service, incoming, text).await;
     }
     match command::parse(text) {
         Some(Ok(command)) => run(service, incoming, command).await,
@@ -74,10 +91,6 @@ pub async fn handle(service: &Service, incoming: &Incoming) -> Vec<Reply> {
 
 /// A message that is no command: a move, if it can only mean one game.
 async fn bare_move(service: &Service, incoming: &Incoming, text: &str) -> Vec<Reply> {
-    let looks_like_move = text.len() <= 40 && text.split_whitespace().count() <= 6;
-    if !incoming.addressed && !looks_like_move {
-        return Vec::new();
-    }
     let result = service
         .play(&incoming.place, &incoming.user, None, text)
         .await;
@@ -113,6 +126,11 @@ async fn bare_move(service: &Service, incoming: &Incoming, text: &str) -> Vec<Re
         ) => Vec::new(),
         Err(other) => vec![error_reply(&other)],
     }
+}
+
+/// Whether a message not addressed to the bot is short enough to be a move, and so is read.
+fn looks_like_move(text: &str) -> bool {
+    text.len() <= 40 && text.split_whitespace().count() <= 6
 }
 
 /// Whether a text has the shape of a move in some game: it names a square or passes.

@@ -4,6 +4,7 @@
 
 pub mod clock;
 mod games;
+mod limits;
 mod pictures;
 
 use std::collections::HashMap;
@@ -19,6 +20,7 @@ pub use clock::{Clock, DAY, HOUR, ManualClock, SystemClock};
 pub use games::{
     ColorChoice, DrawAction, DrawDone, MoveDone, Notice, Scope, SettingsChange, color_key,
 };
+pub use limits::{RateLimit, RateLimiter, Verdict};
 pub use pictures::{Image, viewpoint};
 
 /// Shortest and longest time per move, in days.
@@ -375,6 +377,8 @@ pub struct Service {
     clock: Arc<dyn Clock>,
     /// The bot's own account on each platform, as the adapters report it.
     bots: Arc<RwLock<HashMap<String, User>>>,
+    /// The per-user limit on chat commands, where one applies.
+    limiter: Option<Arc<RateLimiter>>,
 }
 
 impl Service {
@@ -385,7 +389,24 @@ impl Service {
             store,
             clock,
             bots: Arc::default(),
+            limiter: None,
         }
+    }
+
+    /// The same service with a per-user limit on chat commands (the chat bots have one; the
+    /// console, where one person types for everyone, has none).
+    #[must_use]
+    pub fn with_rate_limit(mut self, limit: RateLimit) -> Service {
+        self.limiter = Some(Arc::new(RateLimiter::new(limit)));
+        self
+    }
+
+    /// Counts one chat command of `user` against the rate limit.
+    #[must_use]
+    pub fn check_rate(&self, user: &User) -> Verdict {
+        self.limiter.as_ref().map_or(Verdict::Allowed, |limiter| {
+            limiter.check(&user.platform, &user.id, self.now())
+        })
     }
 
     /// Tells the service which account is the bot itself on `bot.platform` (an adapter learns
