@@ -15,3 +15,11 @@ pub fn read_data(name: &str) -> String {
     let path = data_path(name);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
 }
+
+/// A single-threaded async runtime for tests that drive async code from plain threads.
+pub fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime")
+}

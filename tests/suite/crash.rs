@@ -168,10 +168,7 @@ fn killed_at_random_points_the_console_loses_no_acknowledged_move() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let db = dir.path().join("crash.db");
     let boards = dir.path().join("boards");
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a runtime");
+    let runtime = crate::common::runtime();
     let clock = ManualClock::new(START);
 
     let mut setup = Vec::new();

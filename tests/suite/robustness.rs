@@ -13,7 +13,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::Value;
 
-use crate::common::read_data;
+use crate::common::{read_data, runtime};
 use crate::transcripts::{START, open};
 
 const GAMES: [Variant; 4] = [
@@ -184,10 +184,7 @@ async fn game_between(service: &Service, white: &str, black: &str, variant: Vari
 /// message always gets an answer with words in it; nothing panics; the database stays whole.
 #[test]
 fn every_addressed_message_is_answered() {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a runtime");
+    let runtime = runtime();
     let dir = tempfile::tempdir().expect("a temporary folder");
     let clock = ManualClock::new(START);
     let service = runtime.block_on(async {
@@ -333,10 +330,7 @@ fn logs_never_hold_message_texts() {
         .with_ansi(false)
         .with_writer(move || writer.clone())
         .finish();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a runtime");
+    let runtime = runtime();
     let dir = tempfile::tempdir().expect("a temporary folder");
     let clock = ManualClock::new(START);
     tracing::subscriber::with_default(subscriber, || {
