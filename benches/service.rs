@@ -5,6 +5,10 @@
 //! - `list/10k_games`: a player's games listed with 10,000 games stored.
 //! - `moves_1000_games`: moves without pictures, 1,000 games played concurrently on one file;
 //!   criterion's throughput is moves per second.
+//! - `load/<N>_games`: many players on one file: N games of all four kinds stored and going
+//!   on, and four players at any moment each making a full turn (chat, commit, picture,
+//!   reply) in a game picked at random; criterion's throughput is moves per second, and the
+//!   p50 and p99 of every turn and the process's peak resident memory are printed.
 //!
 //! Run with `cargo bench --bench service`.
 
@@ -170,6 +174,112 @@ fn list(c: &mut Criterion) {
     group.finish();
 }
 
+/// Players acting at the same moment in the load bench.
+const PLAYERS: usize = 4;
+
+fn load(c: &mut Criterion) {
+    let mut group = c.benchmark_group("load");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(20))
+        .throughput(Throughput::Elements(1));
+    for games in [1_000, 10_000] {
+        let rt = runtime();
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let service = rt.block_on(service(&dir, "players.db"));
+        let ids: Vec<i64> = rt.block_on(async {
+            let mut ids = Vec::with_capacity(games);
+            for n in 0..games {
+                let variant = Variant::ALL[n % Variant::ALL.len()];
+                ids.push(new_game(&service, variant, &format!("w{n}"), &format!("b{n}")).await);
+            }
+            ids
+        });
+        let ids = Arc::new(ids);
+        let samples = Arc::new(std::sync::Mutex::new(Vec::<Duration>::new()));
+        let rng = Arc::new(std::sync::Mutex::new(fastrand::Rng::with_seed(7)));
+        group.bench_function(format!("{games}_games"), |b| {
+            b.iter_custom(|moves| {
+                let start = Instant::now();
+                rt.block_on(async {
+                    let workers: Vec<_> = (0..PLAYERS as u64)
+                        .map(|worker| {
+                            let share = moves / PLAYERS as u64
+                                + u64::from(worker < moves % PLAYERS as u64);
+                            let (service, ids) = (service.clone(), Arc::clone(&ids));
+                            let (samples, rng) = (Arc::clone(&samples), Arc::clone(&rng));
+                            tokio::spawn(async move {
+                                for _ in 0..share {
+                                    let took = random_turn(&service, &ids, &rng).await;
+                                    samples.lock().expect("not poisoned").push(took);
+                                }
+                            })
+                        })
+                        .collect();
+                    for worker in workers {
+                        worker.await.expect("the player's task runs");
+                    }
+                });
+                start.elapsed()
+            });
+        });
+        let mut samples = std::mem::take(&mut *samples.lock().expect("not poisoned"));
+        samples.sort_unstable();
+        if !samples.is_empty() {
+            println!(
+                "load/{games}_games: {} turns, p50 {:.2} ms, p99 {:.2} ms, peak RSS {} MB",
+                samples.len(),
+                percentile(&samples, 0.50).as_secs_f64() * 1e3,
+                percentile(&samples, 0.99).as_secs_f64() * 1e3,
+                peak_rss_kb() / 1024
+            );
+        }
+    }
+    group.finish();
+}
+
+/// One full turn through the chat layer in a random game still going on; its duration.
+async fn random_turn(
+    service: &Service,
+    ids: &[i64],
+    rng: &std::sync::Mutex<fastrand::Rng>,
+) -> Duration {
+    loop {
+        let id = ids[rng.lock().expect("not poisoned").usize(..ids.len())];
+        let Some((mover, text)) = next_move(service, id).await else {
+            continue;
+        };
+        let incoming = Incoming {
+            place: place(),
+            user: user(&mover),
+            text: format!("move #{id} {text}"),
+            event_id: None,
+            addressed: true,
+            mentions: Vec::new(),
+        };
+        let start = Instant::now();
+        let replies = chat::handle(service, &incoming).await;
+        let took = start.elapsed();
+        // Another player may have moved in this game first: then try another game.
+        if replies.first().is_some_and(|r| r.picture.is_some()) {
+            return took;
+        }
+    }
+}
+
+/// The process's peak resident memory (`VmHWM`), in kilobytes; 0 where it cannot be read.
+fn peak_rss_kb() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find_map(|line| line.strip_prefix("VmHWM:"))
+                .and_then(|kb| kb.trim().trim_end_matches("kB").trim().parse().ok())
+        })
+        .unwrap_or(0)
+}
+
 fn concurrent_moves(c: &mut Criterion) {
     const GAMES: usize = 1000;
     let rt = runtime();
@@ -210,5 +320,5 @@ fn concurrent_moves(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, turn, list, concurrent_moves);
+criterion_group!(benches, turn, list, concurrent_moves, load);
 criterion_main!(benches);
