@@ -204,8 +204,8 @@ fn load(c: &mut Criterion) {
                 rt.block_on(async {
                     let workers: Vec<_> = (0..PLAYERS as u64)
                         .map(|worker| {
-                            let share = moves / PLAYERS as u64
-                                + u64::from(worker < moves % PLAYERS as u64);
+                            let share =
+                                moves / PLAYERS as u64 + u64::from(worker < moves % PLAYERS as u64);
                             let (service, ids) = (service.clone(), Arc::clone(&ids));
                             let (samples, rng) = (Arc::clone(&samples), Arc::clone(&rng));
                             tokio::spawn(async move {

@@ -11,8 +11,8 @@ mod text;
 
 use crate::rules::{Color, MoveError, MoveMarks, Variant};
 use crate::service::{
-    ChallengeSummary, ColorChoice, DrawAction, DrawDone, GameState, MoveDone, Notice, Place, Scope,
-    Service, ServiceError, User, Verdict, clock, viewpoint,
+    ChallengeSummary, ColorChoice, DrawAction, DrawDone, GameState, MoveDone, Notice, Place,
+    REPLAY_MOVES, Scope, Service, ServiceError, User, Verdict, clock, viewpoint,
 };
 
 pub use command::{COMMANDS, Command, Spec, UsageError, help};
@@ -250,11 +250,14 @@ async fn execute(
                 size: image.size,
             };
             let plies = state.record.moves().len();
+            let moves = if plies > REPLAY_MOVES {
+                format!("the last {REPLAY_MOVES} of its {plies} moves")
+            } else {
+                format!("{plies} move{}", if plies == 1 { "" } else { "s" })
+            };
             one(Reply::text(format!(
-                "Replay of game #{} ({}, {plies} move{}).",
-                state.row.id,
-                state.variant,
-                if plies == 1 { "" } else { "s" }
+                "Replay of game #{} ({}, {moves}).",
+                state.row.id, state.variant
             ))
             .with_picture(Some(picture)))
         }

@@ -21,7 +21,7 @@ pub use games::{
     ColorChoice, DrawAction, DrawDone, MoveDone, Notice, Scope, SettingsChange, color_key,
 };
 pub use limits::{RateLimit, RateLimiter, Verdict};
-pub use pictures::{Image, viewpoint};
+pub use pictures::{Image, REPLAY_MOVES, viewpoint};
 
 /// Shortest and longest time per move, in days.
 pub const DAYS_PER_MOVE: std::ops::RangeInclusive<i64> = 1..=14;

@@ -63,6 +63,10 @@ pub fn viewpoint(state: &GameState, setting: &str, viewer: Option<i64>) -> Color
     }
 }
 
+/// A replay shows at most this many moves (the last ones of a longer game), so that it stays
+/// quick to draw and small enough to post.
+pub const REPLAY_MOVES: usize = 100;
+
 impl Service {
     /// The board of a game as a PNG, with `last` highlighted, seen from `side`, captioned with
     /// the players, the move number, whose turn it is and the deadline or the result.
@@ -102,7 +106,8 @@ impl Service {
         .await
     }
 
-    /// The whole game as an animated GIF seen from `side`.
+    /// The game as an animated GIF seen from `side`: the whole game, or its last
+    /// [`REPLAY_MOVES`] moves.
     ///
     /// # Errors
     /// `Internal` when drawing fails.
@@ -118,7 +123,9 @@ impl Service {
         );
         let theme = Theme::for_variant(state.variant);
         draw("image/gif", move || {
-            render::replay_gif(theme, &render::game_frames(&record, &white, &black, side))
+            let mut frames = render::game_frames(&record, &white, &black, side);
+            frames.drain(..frames.len().saturating_sub(REPLAY_MOVES + 1));
+            render::replay_gif(theme, &frames)
         })
         .await
     }

@@ -7,7 +7,7 @@ use std::io::Write;
 use pigeon::adapters::console;
 use pigeon::chat::{self, Incoming, command};
 use pigeon::rules::{Variant, VariantPosition};
-use pigeon::service::{ColorChoice, ManualClock, Place, RateLimit, Service};
+use pigeon::service::{ColorChoice, ManualClock, Place, REPLAY_MOVES, RateLimit, Service};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::Value;
@@ -345,4 +345,49 @@ fn logs_never_hold_message_texts_or_secrets() {
     for secret in ["hunter2", "sekrit", "well played friend"] {
         assert!(!logs.contains(secret), "{secret} logged:\n{logs}");
     }
+}
+
+/// Work per command is bounded: the replay of a long game shows its last moves only.
+#[tokio::test]
+async fn a_replay_of_a_long_game_shows_its_last_moves() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let clock = ManualClock::new(START);
+    let service = open(&dir.path().join("long.db"), &clock).await;
+    let plies = REPLAY_MOVES + 10;
+    let mut rng = fastrand::Rng::with_seed(11);
+    let mut id = 0;
+    while id == 0 || service.load(id).await.expect("loads").row.ply < plies as i64 {
+        game_between(&service, "alice", "bob", Variant::Chad).await;
+        id += 1;
+        for _ in 0..plies {
+            let state = service.load(id).await.expect("loads");
+            if !state.is_active() {
+                break;
+            }
+            let texts = state.record.position().legal_move_texts();
+            let mover = state.player(state.turn()).platform_id.clone();
+            let text = &texts[rng.usize(..texts.len())];
+            service
+                .play(&place(), &console::user(&mover), Some(id), text)
+                .await
+                .expect("a legal move plays");
+        }
+    }
+    let replies = chat::handle(&service, &message("alice", &format!("gif #{id}"), true)).await;
+    assert!(
+        replies[0]
+            .plain()
+            .contains(&format!("the last {REPLAY_MOVES} of its {plies} moves")),
+        "{:?}",
+        replies[0].plain()
+    );
+    let gif = &replies[0].picture.as_ref().expect("a replay").data;
+    let mut decoder = gif::DecodeOptions::new()
+        .read_info(gif.as_slice())
+        .expect("a GIF");
+    let mut frames = 0;
+    while decoder.read_next_frame().expect("frames decode").is_some() {
+        frames += 1;
+    }
+    assert_eq!(frames, REPLAY_MOVES + 1);
 }
