@@ -147,3 +147,8 @@ async fn a_shakti_game_with_jumps() {
 async fn a_chad_game_with_a_wall_capture() {
     run("chad_game").await;
 }
+
+#[tokio::test]
+async fn only_players_act_in_their_games() {
+    run("permissions").await;
+}
