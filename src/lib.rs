@@ -23,6 +23,7 @@ pub mod adapters;
 pub mod chat;
 pub mod cli;
 pub mod config;
+pub mod engine;
 pub mod render;
 pub mod rules;
 pub mod service;

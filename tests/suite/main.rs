@@ -8,6 +8,7 @@ mod chak;
 mod chesscala;
 mod cli;
 mod common;
+mod engine;
 mod oracle;
 mod render;
 mod service;
