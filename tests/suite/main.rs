@@ -3,6 +3,7 @@
 //! Test data copied from the rules specification and the independent oracles lives in
 //! `tests/data/`; nothing here reads files outside the repository.
 
+mod bot_ratings;
 mod chad;
 mod chak;
 mod chesscala;
