@@ -12,6 +12,8 @@
 //! - [`service`]: the use cases of correspondence play, independent of any chat platform.
 //! - [`adapters`]: thin translations between chat platforms and [`chat`] (the console).
 //! - [`chat`]: the command grammar, help and replies, the same on every platform.
+//! - [`engine`]: the built-in opponent, an alpha-beta search over the rules core at five
+//!   levels; pure and synchronous, seeded randomness.
 //! - [`render`]: board pictures: a position (last move, checks, viewpoint, caption) to PNG
 //!   bytes, and a whole game to an animated GIF; pure, with embedded art and font.
 //! - [`config`]: configuration shared by the adapters (secrets that never print).
@@ -23,6 +25,7 @@ pub mod adapters;
 pub mod chat;
 pub mod cli;
 pub mod config;
+pub mod engine;
 pub mod render;
 pub mod rules;
 pub mod service;

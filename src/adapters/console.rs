@@ -50,6 +50,12 @@ pub fn parse_line(line: &str) -> Option<Line> {
     })
 }
 
+/// The bot's own console account: `@pigeon` challenges the built-in opponent.
+#[must_use]
+pub fn bot() -> User {
+    User::new(PLATFORM, "pigeon", "Pigeon")
+}
+
 /// A console user: the name is the id.
 #[must_use]
 pub fn user(name: &str) -> User {
@@ -78,6 +84,7 @@ pub async fn run(
     mut output: impl AsyncWrite + Unpin,
     boards: &Path,
 ) -> std::io::Result<()> {
+    service.register_bot(&bot());
     let mut lines = input.lines();
     let mut ticker = tokio::time::interval(TICK);
     ticker.tick().await;

@@ -1,6 +1,7 @@
 //! The command grammar: chat text -> [`Command`]. One table describes every command; the
 //! parser and the help text both come from it.
 
+use crate::engine::Level;
 use crate::rules::Variant;
 use crate::service::{ColorChoice, DAYS_PER_MOVE, DrawAction, Scope, SettingsChange};
 
@@ -12,6 +13,10 @@ pub enum Command {
         variant: Option<Variant>,
         days: Option<i64>,
         color: ColorChoice,
+        /// `rated` or `casual`, when said.
+        rated: Option<bool>,
+        /// The bot's level, when said.
+        level: Option<Level>,
     },
     Accept(Option<i64>),
     Decline(Option<i64>),
@@ -41,6 +46,10 @@ pub enum Command {
     Gif(Option<i64>),
     Rules(Option<Variant>),
     Settings(SettingsChange),
+    /// The best rated players here, of one game or of every game.
+    Leaderboard(Option<Variant>),
+    /// A player's results and ratings here: the first mentioned user, or the writer.
+    Stats,
     Help(Option<String>),
 }
 
@@ -62,8 +71,9 @@ pub const COMMANDS: &[Spec] = &[
     Spec {
         name: "challenge",
         aliases: &["play", "new"],
-        usage: "[@user] [game] [N days] [white|black|random]",
-        summary: "challenge someone (or anyone here) to a game; default Chak, 3 days per move",
+        usage: "[@user] [game] [N days] [white|black|random] [rated|casual] [level 1-5]",
+        summary: "challenge someone (or anyone here) to a game; default Chak, 3 days per move, \
+                  rated; challenge me to play the built-in opponent (level 1-5, default 3, casual)",
     },
     Spec {
         name: "accept",
@@ -166,6 +176,18 @@ pub const COMMANDS: &[Spec] = &[
         aliases: &["set"],
         usage: "[pings on|off] [view mine|mover|white|black]",
         summary: "your turn pings and board viewpoint",
+    },
+    Spec {
+        name: "leaderboard",
+        aliases: &["top", "ratings"],
+        usage: "[game]",
+        summary: "the best rated players here",
+    },
+    Spec {
+        name: "stats",
+        aliases: &["rating"],
+        usage: "[@user]",
+        summary: "wins, losses, draws and ratings here, with the latest rating changes",
     },
     Spec {
         name: "help",
@@ -300,32 +322,60 @@ fn parse_args(spec: &'static Spec, args: &[&str]) -> Result<Command, UsageError>
         "export" => Command::Export(number),
         "gif" => Command::Gif(number),
         "rules" => {
-            let name = rest.join(" ");
-            if name.is_empty() {
-                return Ok(Command::Rules(None));
-            }
-            let variant = Variant::from_name(&name)
-                .ok_or_else(|| fail(crate::rules::UnknownVariant(name.clone()).to_string()))?;
-            return Ok(Command::Rules(Some(variant)));
+            return optional_variant(&rest).map(Command::Rules).map_err(fail);
         }
         "settings" => return parse_settings(&rest).map_err(fail),
+        "leaderboard" => {
+            return optional_variant(&rest)
+                .map(Command::Leaderboard)
+                .map_err(fail);
+        }
+        "stats" => Command::Stats,
         _ => return Ok(Command::Help(rest.first().map(|w| w.to_ascii_lowercase()))),
     };
     no_more(&rest)?;
     Ok(command)
 }
 
+/// The game the words name, if any.
+fn optional_variant(rest: &[&str]) -> Result<Option<Variant>, String> {
+    let name = rest.join(" ");
+    if name.is_empty() {
+        return Ok(None);
+    }
+    Variant::from_name(&name)
+        .map(Some)
+        .ok_or_else(|| crate::rules::UnknownVariant(name.clone()).to_string())
+}
+
 fn parse_challenge(args: &[&str]) -> Result<Command, String> {
     let mut variant = None;
     let mut days = None;
     let mut color = ColorChoice::Random;
-    for word in args.iter().map(|w| w.to_ascii_lowercase()) {
-        let word = word.trim_end_matches(',');
+    let mut rated = None;
+    let mut level = None;
+    let words: Vec<String> = args.iter().map(|w| w.to_ascii_lowercase()).collect();
+    let mut words = words.iter().map(|w| w.trim_end_matches(','));
+    while let Some(word) = words.next() {
         if let Some(found) = Variant::from_name(word) {
             variant = Some(found);
             continue;
         }
+        if let Some(number) = word
+            .strip_prefix("level")
+            .or_else(|| word.strip_prefix("lvl"))
+        {
+            let number = if number.is_empty() {
+                words.next().unwrap_or_default()
+            } else {
+                number
+            };
+            level = Some(number.parse::<Level>().map_err(|error| error.to_string())?);
+            continue;
+        }
         match word {
+            "rated" => rated = Some(true),
+            "casual" | "unrated" => rated = Some(false),
             "white" | "w" => color = ColorChoice::White,
             "black" | "b" | "green" => color = ColorChoice::Black,
             "random" => color = ColorChoice::Random,
@@ -356,6 +406,8 @@ fn parse_challenge(args: &[&str]) -> Result<Command, String> {
         variant,
         days,
         color,
+        rated,
+        level,
     })
 }
 
@@ -435,17 +487,47 @@ mod tests {
             Command::Challenge {
                 variant: Some(Variant::Chak),
                 days: Some(5),
-                color: ColorChoice::White
+                color: ColorChoice::White,
+                rated: None,
+                level: None,
             }
         );
         assert_eq!(
-            ok("Challenge 2d black"),
+            ok("Challenge 2d black casual"),
             Command::Challenge {
                 variant: None,
                 days: Some(2),
-                color: ColorChoice::Black
+                color: ColorChoice::Black,
+                rated: Some(false),
+                level: None,
             }
         );
+        assert_eq!(
+            ok("challenge @pigeon shakti level 2 rated"),
+            Command::Challenge {
+                variant: Some(Variant::Shakti),
+                days: None,
+                color: ColorChoice::Random,
+                rated: Some(true),
+                level: Level::new(2),
+            }
+        );
+        assert!(matches!(
+            ok("challenge @pigeon level5"),
+            Command::Challenge { level: Some(level), .. } if level.number() == 5
+        ));
+        assert!(
+            parse("challenge @pigeon level 6")
+                .expect("command")
+                .is_err()
+        );
+        assert!(parse("challenge @pigeon level").expect("command").is_err());
+        assert_eq!(
+            ok("leaderboard shakti"),
+            Command::Leaderboard(Some(Variant::Shakti))
+        );
+        assert_eq!(ok("top"), Command::Leaderboard(None));
+        assert_eq!(ok("stats @bob"), Command::Stats);
         assert!(parse("challenge 30 days").expect("command").is_err());
         assert!(parse("challenge checkers").expect("command").is_err());
     }

@@ -11,8 +11,8 @@ mod text;
 
 use crate::rules::{Color, MoveError, MoveMarks, Variant};
 use crate::service::{
-    ChallengeSummary, ColorChoice, DrawAction, DrawDone, GameState, MoveDone, Notice, Place,
-    REPLAY_MOVES, Scope, Service, ServiceError, User, Verdict, clock, viewpoint,
+    ChallengeSummary, Challenged, ColorChoice, DrawAction, DrawDone, GameState, MoveDone, Notice,
+    Place, REPLAY_MOVES, Scope, Service, ServiceError, Terms, User, Verdict, clock, viewpoint,
 };
 
 pub use command::{COMMANDS, Command, Spec, UsageError, help};
@@ -95,7 +95,7 @@ async fn bare_move(service: &Service, incoming: &Incoming, text: &str) -> Vec<Re
         .play(&incoming.place, &incoming.user, None, text)
         .await;
     match result {
-        Ok(done) => move_replies(service, &done).await,
+        Ok(done) => move_and_answer(service, &done).await,
         Err(error) if incoming.addressed => match error {
             ServiceError::NoGame | ServiceError::NotYourTurnAnywhere if move_shaped(text) => {
                 vec![error_reply(&error)]
@@ -159,13 +159,21 @@ async fn execute(
             variant,
             days,
             color,
+            rated,
+            level,
         } => {
             let opponent = incoming.mentions.first();
-            let variant = variant.unwrap_or(Variant::Chak);
-            let challenge = service
-                .challenge(place, user, opponent, variant, days, color)
+            let terms = Terms {
+                variant: variant.unwrap_or(Variant::Chak),
+                days,
+                color,
+                rated,
+                level,
+            };
+            let challenged = service
+                .challenge_with(place, user, opponent, &terms)
                 .await?;
-            one(challenge_reply(&challenge))
+            challenged_replies(service, &challenged).await
         }
         Command::Accept(id) => {
             let state = service.accept(place, user, id).await?;
@@ -187,7 +195,7 @@ async fn execute(
         }
         Command::Move { game, text } => {
             let done = service.play(place, user, game, &text).await?;
-            Ok(move_replies(service, &done).await)
+            Ok(move_and_answer(service, &done).await)
         }
         Command::Board(game) => {
             let state = service.game_for(place, user, game).await?;
@@ -217,8 +225,8 @@ async fn execute(
             )))
         }
         Command::Rematch(game) => {
-            let challenge = service.rematch(place, user, game).await?;
-            one(challenge_reply(&challenge))
+            let challenged = service.rematch(place, user, game).await?;
+            challenged_replies(service, &challenged).await
         }
         Command::Games(scope) => {
             let games = service.games(place, user, scope).await?;
@@ -280,7 +288,55 @@ async fn execute(
                 }
             )))
         }
+        Command::Leaderboard(variant) => {
+            let variants = variant.map_or_else(|| Variant::ALL.to_vec(), |v| vec![v]);
+            let mut boards = Vec::new();
+            for variant in variants {
+                boards.push((variant, service.leaderboard(place, variant).await?));
+            }
+            one(Reply::text(text::leaderboards(&boards, variant.is_some())))
+        }
+        Command::Stats => {
+            let who = incoming.mentions.first().unwrap_or(user);
+            let stats = service.stats(place, who).await?;
+            one(Reply::text(text::stats(&stats)))
+        }
         Command::Help(topic) => one(Reply::private(help(topic.as_deref()))),
+    }
+}
+
+/// The replies to a challenge: the challenge, or the start of a game against the bot with
+/// the bot's first move when it has White.
+async fn challenged_replies(
+    service: &Service,
+    challenged: &Challenged,
+) -> Result<Vec<Reply>, ServiceError> {
+    match challenged {
+        Challenged::Open(challenge) => Ok(vec![challenge_reply(challenge)]),
+        Challenged::Bot(state) => {
+            let mut replies = vec![start_reply(service, state).await?];
+            replies.extend(bot_answer(service, state).await);
+            Ok(replies)
+        }
+    }
+}
+
+/// The replies to a move, and in a game against the bot the bot's answer.
+async fn move_and_answer(service: &Service, done: &MoveDone) -> Vec<Reply> {
+    let mut replies = move_replies(service, done).await;
+    replies.extend(bot_answer(service, &done.state).await);
+    replies
+}
+
+/// The bot's move, if it is the bot's turn in `state`.
+async fn bot_answer(service: &Service, state: &GameState) -> Vec<Reply> {
+    if !state.is_active() || state.bot_side() != Some(state.turn()) {
+        return Vec::new();
+    }
+    match service.bot_move(state.row.id).await {
+        Ok(Some(done)) => move_replies(service, &done).await,
+        Ok(None) => Vec::new(),
+        Err(error) => vec![error_reply(&error)],
     }
 }
 
@@ -339,6 +395,11 @@ fn challenge_reply(challenge: &ChallengeSummary) -> Reply {
         }
     );
     let expires = clock::format_utc(challenge.expires_at);
+    let rated = if challenge.rated {
+        " The game will be rated."
+    } else {
+        " The game will be casual."
+    };
     match &challenge.challenged {
         Some(challenged) => Reply::text(format!(
             "Challenge #{}: {} challenges ",
@@ -346,11 +407,12 @@ fn challenge_reply(challenge: &ChallengeSummary) -> Reply {
         ))
         .mention(user_of(challenged))
         .and(format!(
-            " to {terms}. Reply `accept` to play or `decline`. It stays open until {expires}."
+            " to {terms}. Reply `accept` to play or `decline`. It stays open until \
+             {expires}.{rated}"
         )),
         None => Reply::text(format!(
             "Challenge #{}: {} is looking for an opponent for {terms}. Anyone here can \
-             `accept {}`. It stays open until {expires}.",
+             `accept {}`. It stays open until {expires}.{rated}",
             challenge.id, challenge.challenger.display_name, challenge.id
         )),
     }
@@ -359,6 +421,11 @@ fn challenge_reply(challenge: &ChallengeSummary) -> Reply {
 async fn start_reply(service: &Service, state: &GameState) -> Result<Reply, ServiceError> {
     let first = state.player(state.turn());
     let ping = service.settings_of(first.id).await?.turn_pings;
+    let kind = match (state.bot_side(), state.row.bot_level) {
+        (Some(_), Some(level)) => format!(" A casual game against me at level {level}."),
+        _ if state.row.rated => String::from(" The game is rated."),
+        _ => String::from(" The game is casual: ratings stay as they are."),
+    };
     Ok(Reply::text(format!(
         "Game #{} ({}) starts: {} vs {}. ",
         state.row.id,
@@ -368,7 +435,7 @@ async fn start_reply(service: &Service, state: &GameState) -> Result<Reply, Serv
     ))
     .name(user_of(first), ping)
     .and(format!(
-        ", you move first. You have {} per move.",
+        ", you move first. You have {} per move.{kind}",
         clock::format_duration(state.row.days_per_move * clock::DAY)
     ))
     .with_picture(board_picture(service, state, None, Some(first.id)).await))
@@ -489,6 +556,10 @@ async fn draw_reply(
             state,
             &format!("{} claimed a draw in game #{}.", user.name, state.row.id),
         ),
+        DrawDone::Refused(state) => Reply::text(format!(
+            "I decline the draw in game #{}: the position is still worth playing. Your move.",
+            state.row.id
+        )),
     })
 }
 
@@ -517,6 +588,22 @@ pub fn notice_reply(notice: &Notice) -> (Place, Reply) {
                 loser.display_name, game.row.id
             );
             (place.clone(), end_reply(game, &lead))
+        }
+        Notice::BotMoved { place, done } => {
+            let game = &done.state;
+            let played = done.played.first().map_or("", |p| p.display.as_str());
+            let lead = format!(
+                "{} played {played} in game #{}.",
+                game.player(done.before.turn()).display_name,
+                game.row.id
+            );
+            let reply = match game.to_move() {
+                Some(player) => Reply::text(format!("{lead} "))
+                    .mention(user_of(player))
+                    .and(", your move."),
+                None => end_reply(game, &format!("{lead} Game over:")),
+            };
+            (place.clone(), reply)
         }
         Notice::ChallengeExpired { place, challenge } => (
             place.clone(),

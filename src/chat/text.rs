@@ -1,7 +1,8 @@
 //! Longer texts of replies: move lists, game records, rules, lists of games.
 
 use crate::rules::{Color, Coord, Variant, square};
-use crate::service::{GameState, GameSummary, Place, Scope, clock};
+use crate::service::{GameState, GameSummary, Place, Scope, Stats, clock};
+use crate::store::RatingRow;
 
 /// The most moves listed before "and N more".
 const MAX_MOVES: usize = 60;
@@ -243,4 +244,89 @@ pub fn rules(variant: Option<Variant>) -> String {
         }
     };
     format!("{}: {}\n{details}", variant.name(), variant.summary())
+}
+
+/// Leaderboards of one game or of every game with rated players.
+#[must_use]
+pub fn leaderboards(boards: &[(Variant, Vec<RatingRow>)], one_game: bool) -> String {
+    let mut text = String::new();
+    for (variant, rows) in boards {
+        if rows.is_empty() {
+            if one_game {
+                text.push_str(&format!(
+                    "No rated {variant} games here yet. Play one: `challenge @someone {} rated`.",
+                    variant.key()
+                ));
+            }
+            continue;
+        }
+        text.push_str(&format!("{variant} ratings here:\n"));
+        for (place, row) in rows.iter().enumerate() {
+            text.push_str(&format!(
+                "  {}. {} {:.0} (±{:.0}, {} game{})\n",
+                place + 1,
+                row.display_name,
+                row.rating,
+                row.deviation,
+                row.games,
+                if row.games == 1 { "" } else { "s" }
+            ));
+        }
+    }
+    if text.is_empty() {
+        text.push_str("No rated games here yet. Play one: `challenge @someone chak rated`.");
+    }
+    text.trim_end().to_owned()
+}
+
+/// A player's results and ratings.
+#[must_use]
+pub fn stats(stats: &Stats) -> String {
+    let name = &stats.player.display_name;
+    if stats.results.is_empty() && stats.ratings.is_empty() {
+        return format!("{name} has no finished games here yet.");
+    }
+    let count = |n: i64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let mut text = format!("{name} here:\n");
+    for results in &stats.results {
+        let variant = Variant::from_name(&results.game_key)
+            .map_or(results.game_key.clone(), |v| v.name().to_owned());
+        text.push_str(&format!(
+            "  {variant}: {}, {}, {}",
+            count(results.wins, "win", "wins"),
+            count(results.losses, "loss", "losses"),
+            count(results.draws, "draw", "draws")
+        ));
+        if let Some((rating, history)) = stats
+            .ratings
+            .iter()
+            .find(|(rating, _)| rating.game_key == results.game_key)
+        {
+            let changes: Vec<String> = history
+                .iter()
+                .map(|change| {
+                    let outcome = match change.score {
+                        s if s > 0.75 => "win",
+                        s if s < 0.25 => "loss",
+                        _ => "draw",
+                    };
+                    format!(
+                        "{:+.0} ({outcome}, #{})",
+                        change.after - change.before,
+                        change.game_id
+                    )
+                })
+                .collect();
+            text.push_str(&format!(
+                "; rating {:.0} (±{:.0}); latest: {}",
+                rating.rating,
+                rating.deviation,
+                changes.join(", ")
+            ));
+        } else {
+            text.push_str("; not rated yet");
+        }
+        text.push('\n');
+    }
+    text.trim_end().to_owned()
 }

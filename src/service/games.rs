@@ -7,7 +7,7 @@ use tracing::{info, instrument};
 
 use super::{
     CHALLENGE_LIFETIME, ChallengeSummary, DAY, DAYS_PER_MOVE, DEFAULT_DAYS, GameState, GameSummary,
-    HOUR, Place, Service, ServiceError, User, reason_key,
+    HOUR, Place, Service, ServiceError, Terms, User, reason_key,
 };
 use crate::rules::{Color, EndReason, Outcome, Played, Variant, VariantPosition};
 use crate::store::{
@@ -92,6 +92,16 @@ pub struct MoveDone {
     pub played: Vec<Played>,
 }
 
+/// What a challenge did: a challenge waiting for an answer, or a game against the bot that
+/// started at once.
+#[derive(Debug, Clone)]
+pub enum Challenged {
+    /// The challenge waits for the opponent (or anyone here).
+    Open(Box<ChallengeSummary>),
+    /// A game against the bot started.
+    Bot(Box<GameState>),
+}
+
 /// What a draw request did.
 #[derive(Debug, Clone)]
 pub enum DrawDone {
@@ -103,6 +113,8 @@ pub enum DrawDone {
     Declined(GameState),
     /// The claim ended the game in a draw.
     Claimed(GameState),
+    /// The bot declined the offer: its position is not bad enough for a draw.
+    Refused(GameState),
 }
 
 /// Something the clock made happen, to be told in the game's channel.
@@ -116,6 +128,8 @@ pub enum Notice {
     },
     /// The player to move ran out of time and lost.
     Timeout { place: Place, game: GameState },
+    /// The bot played a move that was due (after a restart, for instance).
+    BotMoved { place: Place, done: Box<MoveDone> },
     /// Nobody answered a challenge in time.
     ChallengeExpired {
         place: Place,
@@ -128,11 +142,11 @@ fn score(outcome: Outcome) -> &'static str {
 }
 
 impl Service {
-    /// Challenges `opponent` (or anyone in the channel) to a game.
+    /// Challenges `opponent` (or anyone in the channel) to a rated game between people; see
+    /// [`Service::challenge_with`] for every choice and for games against the bot.
     ///
     /// # Errors
     /// [`ServiceError::SelfChallenge`], [`ServiceError::BadDays`], or `Internal`.
-    #[instrument(skip_all, fields(platform = %place.platform, game = variant.key()))]
     pub async fn challenge(
         &self,
         place: &Place,
@@ -142,11 +156,63 @@ impl Service {
         days: Option<i64>,
         color: ColorChoice,
     ) -> Result<ChallengeSummary, ServiceError> {
-        let days = days.unwrap_or(DEFAULT_DAYS);
+        let terms = Terms {
+            days,
+            color,
+            ..Terms::new(variant)
+        };
+        let me = self.player(user).await?;
+        self.challenge_people(place, &me, opponent, &terms).await
+    }
+
+    /// Challenges `opponent` (or anyone in the channel) on `terms`. A challenge to the bot
+    /// itself starts a casual game against the built-in opponent at once.
+    ///
+    /// # Errors
+    /// [`ServiceError::SelfChallenge`], [`ServiceError::BadDays`],
+    /// [`ServiceError::RatedBotGame`], [`ServiceError::LevelForPerson`], or `Internal`.
+    #[instrument(skip_all, fields(platform = %place.platform, game = terms.variant.key()))]
+    pub async fn challenge_with(
+        &self,
+        place: &Place,
+        user: &User,
+        opponent: Option<&User>,
+        terms: &Terms,
+    ) -> Result<Challenged, ServiceError> {
+        let me = self.player(user).await?;
+        if let Some(bot) = opponent
+            .filter(|opponent| self.is_bot(opponent))
+            .and_then(|opponent| self.bot(&opponent.platform))
+        {
+            if self.is_bot(user) {
+                return Err(ServiceError::SelfChallenge);
+            }
+            let state = self.start_bot_game(place, &me, &bot, terms, None).await?;
+            return Ok(Challenged::Bot(Box::new(state)));
+        }
+        if terms.level.is_some() {
+            let bot = self
+                .bot(&place.platform)
+                .map_or_else(|| String::from("pigeon"), |bot| bot.name);
+            return Err(ServiceError::LevelForPerson { bot });
+        }
+        self.challenge_people(place, &me, opponent, terms)
+            .await
+            .map(|challenge| Challenged::Open(Box::new(challenge)))
+    }
+
+    /// A challenge between people, rated unless the terms say casual.
+    async fn challenge_people(
+        &self,
+        place: &Place,
+        me: &PlayerRow,
+        opponent: Option<&User>,
+        terms: &Terms,
+    ) -> Result<ChallengeSummary, ServiceError> {
+        let days = terms.days.unwrap_or(DEFAULT_DAYS);
         if !DAYS_PER_MOVE.contains(&days) {
             return Err(ServiceError::BadDays);
         }
-        let me = self.player(user).await?;
         let challenged = match opponent {
             Some(opponent) => {
                 let them = self.player(opponent).await?;
@@ -157,7 +223,8 @@ impl Service {
             }
             None => None,
         };
-        self.create_challenge(place, &me, challenged, variant, days, color)
+        let rated = terms.rated.unwrap_or(true);
+        self.create_challenge(place, me, challenged, terms, days, rated)
             .await
     }
 
@@ -166,10 +233,11 @@ impl Service {
         place: &Place,
         me: &PlayerRow,
         challenged: Option<i64>,
-        variant: Variant,
+        terms: &Terms,
         days: i64,
-        color: ColorChoice,
+        rated: bool,
     ) -> Result<ChallengeSummary, ServiceError> {
+        let (variant, color) = (terms.variant, terms.color);
         let now = self.now();
         let row = self
             .store
@@ -183,6 +251,8 @@ impl Service {
                 color: color.key(),
                 now,
                 expires_at: now + CHALLENGE_LIFETIME,
+                community: &place.community,
+                rated,
             })
             .await?;
         info!(challenge = row.id, "challenge created");
@@ -241,6 +311,9 @@ impl Service {
             deadline: now + row.days_per_move * DAY,
             rematch_of: None,
             now,
+            community: row.community.as_deref().unwrap_or(&row.channel),
+            rated: row.rated,
+            bot: None,
         };
         match self.store.accept_challenge(row.id, &game).await {
             Ok(game) => {
@@ -393,20 +466,33 @@ impl Service {
         text: &str,
     ) -> Result<MoveDone, ServiceError> {
         let me = self.player(user).await?;
-        let mut state = self.game_to_move(place, &me, game).await?;
+        let state = self.game_to_move(place, &me, game).await?;
         let id = state.row.id;
         let color = state.color_of(me.id).ok_or(ServiceError::NotAPlayer(id))?;
         if state.turn() != color {
             let to_move = state.player(state.turn()).display_name.clone();
             return Err(ServiceError::NotYourTurn { game: id, to_move });
         }
+        self.apply_move(state, color, me.id, text).await
+    }
+
+    /// Plays `text` for `color` (player `mover`) in one transaction guarded by the ply, with
+    /// any forced pass after it; rates the game if the move ended it.
+    pub(super) async fn apply_move(
+        &self,
+        mut state: GameState,
+        color: Color,
+        mover: i64,
+        text: &str,
+    ) -> Result<MoveDone, ServiceError> {
+        let id = state.row.id;
         let before = state.record.position().clone();
         let played = state
             .record
             .play(text)
             .map_err(|error| ServiceError::Move { game: id, error })?
             .clone();
-        let mut moves = vec![(played.text.clone(), Some(me.id))];
+        let mut moves = vec![(played.text.clone(), Some(mover))];
         let mut all = vec![played];
         while let Some(pass) = state.record.play_forced_pass() {
             moves.push((pass.text.clone(), None));
@@ -415,8 +501,8 @@ impl Service {
         let now = self.now();
         let outcome = state.record.outcome();
         let finish = outcome.map(|o| (score(o), reason_key(o.reason)));
-        let deadline = outcome
-            .is_none()
+        // The bot has no clock: while it is to move the game has no deadline.
+        let deadline = (outcome.is_none() && state.bot_side() != Some(state.turn()))
             .then_some(now + state.row.days_per_move * DAY);
         let position = state.record.position().to_text();
         self.store
@@ -449,6 +535,9 @@ impl Service {
             row.result = Some(result.to_owned());
             row.end_reason = Some(reason.to_owned());
             row.finished_at = Some(now);
+        }
+        if finish.is_some() && state.row.rated {
+            self.rate_finished(id).await;
         }
         Ok(MoveDone {
             state,
@@ -636,6 +725,15 @@ impl Service {
                 .await
                 .map(DrawDone::Agreed)
         };
+        if let Some(bot) = state.bot_side()
+            && action == DrawAction::Offer
+        {
+            return if self.bot_accepts_draw(&state, bot).await? {
+                agree(state).await
+            } else {
+                Ok(DrawDone::Refused(state))
+            };
+        }
         match action {
             DrawAction::Offer | DrawAction::Accept if theirs => agree(state).await,
             DrawAction::Offer if offer.is_some() => Err(ServiceError::DrawAlreadyOffered(id)),
@@ -685,6 +783,9 @@ impl Service {
             state.record.finish(outcome);
         }
         info!(game = state.row.id, reason = key, "game ended");
+        if state.row.rated {
+            self.rate_finished(state.row.id).await;
+        }
         let row = &mut state.row;
         row.status = String::from("finished");
         row.result = result.map(str::to_owned);
@@ -704,7 +805,7 @@ impl Service {
         place: &Place,
         user: &User,
         game: Option<i64>,
-    ) -> Result<ChallengeSummary, ServiceError> {
+    ) -> Result<Challenged, ServiceError> {
         let me = self.player(user).await?;
         let state = self.game_for(place, user, game).await?;
         let color = state
@@ -714,11 +815,32 @@ impl Service {
             return Err(ServiceError::RematchTooEarly(state.row.id));
         }
         let opponent = state.player(color.other()).id;
-        let here = Place::new(&state.row.platform, &state.row.channel);
+        let community = state.row.community.as_deref().unwrap_or(&state.row.channel);
+        let here = Place::new(&state.row.platform, &state.row.channel).in_community(community);
         let days = state.row.days_per_move;
-        let color = ColorChoice::of(color.other());
-        self.create_challenge(&here, &me, Some(opponent), state.variant, days, color)
+        let terms = Terms {
+            days: Some(days),
+            color: ColorChoice::of(color.other()),
+            rated: Some(state.row.rated),
+            level: state
+                .row
+                .bot_level
+                .and_then(|level| u8::try_from(level).ok())
+                .and_then(crate::engine::Level::new),
+            ..Terms::new(state.variant)
+        };
+        if state.bot_side().is_some()
+            && let Some(bot) = self.bot(&state.row.platform)
+        {
+            let rematch_of = Some(state.row.id);
+            let game = self
+                .start_bot_game(&here, &me, &bot, &terms, rematch_of)
+                .await?;
+            return Ok(Challenged::Bot(Box::new(game)));
+        }
+        self.create_challenge(&here, &me, Some(opponent), &terms, days, state.row.rated)
             .await
+            .map(|challenge| Challenged::Open(Box::new(challenge)))
     }
 
     /// Lists games: the user's, or this channel's; active ones first.
@@ -820,6 +942,16 @@ impl Service {
     pub async fn tick(&self) -> Result<Vec<Notice>, ServiceError> {
         let now = self.now();
         let mut notices = Vec::new();
+        for done in self.pending_bot_moves().await? {
+            let row = &done.state.row;
+            let community = row.community.as_deref().unwrap_or(&row.channel);
+            let place = Place::new(&row.platform, &row.channel).in_community(community);
+            notices.push(Notice::BotMoved {
+                place,
+                done: Box::new(done),
+            });
+        }
+        self.rate_pending().await?;
         for row in self.store.expire_challenges(now).await? {
             let place = Place::new(&row.platform, &row.channel);
             let challenge = self.summarise_challenge(row).await?;
@@ -829,6 +961,9 @@ impl Service {
             let Some(deadline) = row.deadline else {
                 continue;
             };
+            if super::bot_side(&row).is_some_and(|bot| awaits_color(&row) == Some(bot)) {
+                continue; // the bot has no clock
+            }
             let place = Place::new(&row.platform, &row.channel);
             let left = deadline - now;
             let (id, ply, period) = (row.id, row.ply, row.days_per_move * DAY);
@@ -867,15 +1002,20 @@ impl Service {
     }
 }
 
+/// The side to move of a stored game, read from the cached position.
+pub(super) fn awaits_color(row: &GameRow) -> Option<Color> {
+    let variant = Variant::from_name(&row.game_key)?;
+    VariantPosition::from_text(variant, &row.position)
+        .ok()
+        .map(|p| p.turn())
+}
+
 /// Whether the game awaits a move of `player_id`, read from the cached position.
 fn awaits(row: &GameRow, player_id: i64) -> bool {
-    let Some(variant) = Variant::from_name(&row.game_key) else {
-        return false;
-    };
-    match VariantPosition::from_text(variant, &row.position).map(|p| p.turn()) {
-        Ok(Color::White) => row.white_id == player_id,
-        Ok(Color::Black) => row.black_id == player_id,
-        Err(_) => false,
+    match awaits_color(row) {
+        Some(Color::White) => row.white_id == player_id,
+        Some(Color::Black) => row.black_id == player_id,
+        None => false,
     }
 }
 

@@ -2,10 +2,12 @@
 //! draws, resignations, clocks. Every call names the platform user acting and the channel they
 //! act in; answers are typed results or a [`ServiceError`] whose text is fit for the user.
 
+mod bot;
 pub mod clock;
 mod games;
 mod limits;
 mod pictures;
+mod ratings;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -16,12 +18,15 @@ use tracing::error;
 use crate::rules::{Color, EndReason, MoveError, Record, Variant, VariantPosition};
 use crate::store::{ChallengeRow, GameRow, PlayerRow, Store, StoreError};
 
+pub use bot::{Terms, bot_side};
 pub use clock::{Clock, DAY, HOUR, ManualClock, SystemClock};
 pub use games::{
-    ColorChoice, DrawAction, DrawDone, MoveDone, Notice, Scope, SettingsChange, color_key,
+    Challenged, ColorChoice, DrawAction, DrawDone, MoveDone, Notice, Scope, SettingsChange,
+    color_key,
 };
 pub use limits::{RateLimit, RateLimiter, Verdict};
 pub use pictures::{Image, REPLAY_MOVES, viewpoint};
+pub use ratings::{HISTORY_SIZE, LEADERBOARD_SIZE, Stats, updated};
 
 /// Shortest and longest time per move, in days.
 pub const DAYS_PER_MOVE: std::ops::RangeInclusive<i64> = 1..=14;
@@ -185,6 +190,14 @@ pub enum ServiceError {
     SelfChallenge,
     #[error("Days per move must be from {} to {}.", DAYS_PER_MOVE.start(), DAYS_PER_MOVE.end())]
     BadDays,
+    #[error(
+        "Games against me are always casual: they don't change ratings. Challenge me again without `rated`."
+    )]
+    RatedBotGame,
+    #[error(
+        "Levels are for games against me (`challenge @{bot} chak level 3`); a game between people has none."
+    )]
+    LevelForPerson { bot: String },
     #[error("Something went wrong on my side (reference {0}). Please try again later.")]
     Internal(String),
 }
@@ -223,6 +236,8 @@ pub struct ChallengeSummary {
     pub color: ColorChoice,
     pub expires_at: i64,
     pub status: String,
+    /// Whether the game will count for ratings.
+    pub rated: bool,
 }
 
 impl fmt::Display for ChallengeSummary {
@@ -269,6 +284,12 @@ impl GameState {
         } else {
             None
         }
+    }
+
+    /// The bot's side, when this is a game against the built-in opponent.
+    #[must_use]
+    pub fn bot_side(&self) -> Option<Color> {
+        bot_side(&self.row)
     }
 
     /// Whether the game is still being played.
@@ -542,6 +563,7 @@ impl Service {
             color: ColorChoice::from_key(&row.color),
             expires_at: row.expires_at,
             status: row.status,
+            rated: row.rated,
         })
     }
 }

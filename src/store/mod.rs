@@ -71,6 +71,14 @@ pub struct GameRow {
     pub created_at: i64,
     pub updated_at: i64,
     pub finished_at: Option<i64>,
+    /// The community the game counts in (ratings, leaderboards).
+    pub community: Option<String>,
+    /// Whether the game counts for ratings.
+    pub rated: bool,
+    /// The built-in opponent's level, when one side is the bot.
+    pub bot_level: Option<i64>,
+    /// The bot's side (`white` or `black`), when one side is the bot.
+    pub bot_side: Option<String>,
 }
 
 /// One stored move.
@@ -97,6 +105,10 @@ pub struct ChallengeRow {
     pub game_id: Option<i64>,
     pub created_at: i64,
     pub expires_at: i64,
+    /// The community the challenge's game will count in.
+    pub community: Option<String>,
+    /// Whether the game will count for ratings.
+    pub rated: bool,
 }
 
 /// A new challenge.
@@ -111,6 +123,8 @@ pub struct NewChallenge<'a> {
     pub color: &'a str,
     pub now: i64,
     pub expires_at: i64,
+    pub community: &'a str,
+    pub rated: bool,
 }
 
 /// A new game.
@@ -126,6 +140,10 @@ pub struct NewGame<'a> {
     pub deadline: i64,
     pub rematch_of: Option<i64>,
     pub now: i64,
+    pub community: &'a str,
+    pub rated: bool,
+    /// The bot's level and side (`white` or `black`) in a game against the built-in opponent.
+    pub bot: Option<(i64, &'a str)>,
 }
 
 /// One or more moves to append to a game in one transaction (a move, and a pass the product
@@ -332,8 +350,8 @@ impl Store {
     pub async fn create_challenge(&self, new: &NewChallenge<'_>) -> Result<ChallengeRow> {
         Ok(sqlx::query_as(
             "INSERT INTO challenges (platform, channel, challenger_id, challenged_id, game_key, \
-             days_per_move, color, status, created_at, expires_at) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'open', ?8, ?9) RETURNING *",
+             days_per_move, color, status, created_at, expires_at, community, rated) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'open', ?8, ?9, ?10, ?11) RETURNING *",
         )
         .bind(new.platform)
         .bind(new.channel)
@@ -344,6 +362,8 @@ impl Store {
         .bind(new.color)
         .bind(new.now)
         .bind(new.expires_at)
+        .bind(new.community)
+        .bind(new.rated)
         .fetch_one(&self.pool)
         .await?)
     }
@@ -697,6 +717,264 @@ impl Store {
         .fetch_all(&self.pool)
         .await?)
     }
+
+    /// Active games against the built-in opponent.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database fails.
+    pub async fn active_bot_games(&self) -> Result<Vec<GameRow>> {
+        Ok(sqlx::query_as(
+            "SELECT * FROM games WHERE status = 'active' AND bot_level IS NOT NULL ORDER BY id",
+        )
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// Finished rated games whose ratings were not updated yet (the process stopped between
+    /// ending a game and rating it).
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database fails.
+    pub async fn unrated_games(&self) -> Result<Vec<i64>> {
+        Ok(sqlx::query_scalar(
+            "SELECT id FROM games WHERE status = 'finished' AND rated = 1 AND result IS NOT NULL \
+             AND NOT EXISTS (SELECT 1 FROM rating_changes WHERE game_id = games.id) ORDER BY id",
+        )
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// Updates the ratings of both players of a finished rated game, once: in one transaction
+    /// that reads both current ratings, asks `update` for the new ones and records a
+    /// `rating_changes` row per player, whose key makes a second call a no-op. `false` when
+    /// the game is not a finished rated game with a result, or was rated already.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database fails.
+    pub async fn rate_game(
+        &self,
+        game_id: i64,
+        now: i64,
+        update: impl FnOnce(&RatingUpdate) -> [Glicko; 2],
+    ) -> Result<bool> {
+        let mut tx = self.write().await?;
+        let game: Option<GameRow> = sqlx::query_as(
+            "SELECT * FROM games WHERE id = ?1 AND status = 'finished' AND rated = 1 \
+             AND result IS NOT NULL \
+             AND NOT EXISTS (SELECT 1 FROM rating_changes WHERE game_id = ?1)",
+        )
+        .bind(game_id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(game) = game else { return Ok(false) };
+        let white_score = match game.result.as_deref() {
+            Some("1-0") => 1.0,
+            Some("0-1") => 0.0,
+            _ => 0.5,
+        };
+        let community = game
+            .community
+            .clone()
+            .unwrap_or_else(|| game.channel.clone());
+        let mut before = [None, None];
+        for (slot, player) in before.iter_mut().zip([game.white_id, game.black_id]) {
+            *slot = sqlx::query_as(
+                "SELECT rating, deviation, volatility FROM ratings \
+                 WHERE player_id = ?1 AND game_key = ?2 AND community = ?3",
+            )
+            .bind(player)
+            .bind(&game.game_key)
+            .bind(&community)
+            .fetch_optional(&mut *tx)
+            .await?;
+        }
+        let after = update(&RatingUpdate {
+            white: before[0],
+            black: before[1],
+            white_score,
+        });
+        let players = [game.white_id, game.black_id];
+        for index in 0..2 {
+            let old = before[index].map_or(DEFAULT_RATING, |old: Glicko| old.rating);
+            let new = after[index];
+            let score = if index == 0 {
+                white_score
+            } else {
+                1.0 - white_score
+            };
+            sqlx::query(
+                "INSERT INTO ratings (player_id, game_key, community, rating, deviation, \
+                 volatility, games, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, ?7) \
+                 ON CONFLICT (player_id, game_key, community) DO UPDATE SET \
+                 rating = excluded.rating, deviation = excluded.deviation, \
+                 volatility = excluded.volatility, games = games + 1, \
+                 updated_at = excluded.updated_at",
+            )
+            .bind(players[index])
+            .bind(&game.game_key)
+            .bind(&community)
+            .bind(new.rating)
+            .bind(new.deviation)
+            .bind(new.volatility)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+            sqlx::query(
+                "INSERT INTO rating_changes (game_id, player_id, game_key, community, score, \
+                 before, after, deviation, changed_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            )
+            .bind(game_id)
+            .bind(players[index])
+            .bind(&game.game_key)
+            .bind(&community)
+            .bind(score)
+            .bind(old)
+            .bind(new.rating)
+            .bind(new.deviation)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// The rated players of one game in one community, best first, at most `limit`.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database fails.
+    pub async fn leaderboard(
+        &self,
+        community: &str,
+        game_key: &str,
+        limit: i64,
+    ) -> Result<Vec<RatingRow>> {
+        Ok(sqlx::query_as(
+            "SELECT r.player_id, p.display_name, r.game_key, r.rating, r.deviation, \
+             r.volatility, r.games FROM ratings r JOIN players p ON p.id = r.player_id \
+             WHERE r.community = ?1 AND r.game_key = ?2 \
+             ORDER BY r.rating DESC, r.games DESC, p.display_name LIMIT ?3",
+        )
+        .bind(community)
+        .bind(game_key)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// A player's current ratings in a community, one per game played rated.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database fails.
+    pub async fn ratings_of(&self, player_id: i64, community: &str) -> Result<Vec<RatingRow>> {
+        Ok(sqlx::query_as(
+            "SELECT r.player_id, p.display_name, r.game_key, r.rating, r.deviation, \
+             r.volatility, r.games FROM ratings r JOIN players p ON p.id = r.player_id \
+             WHERE r.player_id = ?1 AND r.community = ?2 ORDER BY r.game_key",
+        )
+        .bind(player_id)
+        .bind(community)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// A player's latest rating changes in one game and community, newest first.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database fails.
+    pub async fn rating_history(
+        &self,
+        player_id: i64,
+        community: &str,
+        game_key: &str,
+        limit: i64,
+    ) -> Result<Vec<RatingChangeRow>> {
+        Ok(sqlx::query_as(
+            "SELECT game_id, score, before, after, changed_at FROM rating_changes \
+             WHERE player_id = ?1 AND community = ?2 AND game_key = ?3 \
+             ORDER BY changed_at DESC, game_id DESC LIMIT ?4",
+        )
+        .bind(player_id)
+        .bind(community)
+        .bind(game_key)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// A player's wins, losses and draws per game in a community (finished games with a
+    /// result, rated or not).
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database fails.
+    pub async fn results_of(&self, player_id: i64, community: &str) -> Result<Vec<ResultsRow>> {
+        Ok(sqlx::query_as(
+            "SELECT game_key, \
+             SUM((white_id = ?1 AND result = '1-0') OR (black_id = ?1 AND result = '0-1')) AS wins, \
+             SUM((white_id = ?1 AND result = '0-1') OR (black_id = ?1 AND result = '1-0')) AS losses, \
+             SUM(result = '1/2-1/2') AS draws \
+             FROM games WHERE status = 'finished' AND result IS NOT NULL \
+             AND (white_id = ?1 OR black_id = ?1) AND community = ?2 \
+             GROUP BY game_key ORDER BY game_key",
+        )
+        .bind(player_id)
+        .bind(community)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+}
+
+/// The rating a player has before their first rated game.
+pub const DEFAULT_RATING: f64 = 1500.0;
+
+/// A Glicko-2 rating as stored.
+#[derive(Debug, Clone, Copy, PartialEq, FromRow)]
+pub struct Glicko {
+    pub rating: f64,
+    pub deviation: f64,
+    pub volatility: f64,
+}
+
+/// What a rating update needs: both players' ratings before (`None` before their first
+/// rated game here) and White's score (1, ½ or 0).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RatingUpdate {
+    pub white: Option<Glicko>,
+    pub black: Option<Glicko>,
+    pub white_score: f64,
+}
+
+/// A player's current rating in one game.
+#[derive(Debug, Clone, PartialEq, FromRow)]
+pub struct RatingRow {
+    pub player_id: i64,
+    pub display_name: String,
+    pub game_key: String,
+    pub rating: f64,
+    pub deviation: f64,
+    pub volatility: f64,
+    /// Rated games played.
+    pub games: i64,
+}
+
+/// One rated game's change of a player's rating.
+#[derive(Debug, Clone, PartialEq, FromRow)]
+pub struct RatingChangeRow {
+    pub game_id: i64,
+    /// 1 win, 0.5 draw, 0 loss.
+    pub score: f64,
+    pub before: f64,
+    pub after: f64,
+    pub changed_at: i64,
+}
+
+/// A player's results in one game.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, FromRow)]
+pub struct ResultsRow {
+    pub game_key: String,
+    pub wins: i64,
+    pub losses: i64,
+    pub draws: i64,
 }
 
 async fn insert_game(
@@ -705,8 +983,9 @@ async fn insert_game(
 ) -> Result<GameRow> {
     Ok(sqlx::query_as(
         "INSERT INTO games (platform, channel, game_key, start_position, white_id, black_id, \
-         days_per_move, ply, position, status, deadline, rematch_of, created_at, updated_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0, ?4, 'active', ?8, ?9, ?10, ?10) \
+         days_per_move, ply, position, status, deadline, rematch_of, created_at, updated_at, \
+         community, rated, bot_level, bot_side) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0, ?4, 'active', ?8, ?9, ?10, ?10, ?11, ?12, ?13, ?14) \
          RETURNING *",
     )
     .bind(game.platform)
@@ -719,6 +998,10 @@ async fn insert_game(
     .bind(game.deadline)
     .bind(game.rematch_of)
     .bind(game.now)
+    .bind(game.community)
+    .bind(game.rated)
+    .bind(game.bot.map(|(level, _)| level))
+    .bind(game.bot.map(|(_, side)| side))
     .fetch_one(&mut **tx)
     .await?)
 }

@@ -3,12 +3,14 @@
 //! Test data copied from the rules specification and the independent oracles lives in
 //! `tests/data/`; nothing here reads files outside the repository.
 
+mod bot_ratings;
 mod chad;
 mod chak;
 mod chesscala;
 mod cli;
 mod common;
 mod crash;
+mod engine;
 mod oracle;
 mod render;
 mod robustness;

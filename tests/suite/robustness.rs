@@ -306,7 +306,7 @@ async fn commands_said_in_passing_are_not_obeyed() {
 fn logs_never_hold_message_texts_or_secrets() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let script = [
-        "alice: challenge @bob chak",
+        "alice: challenge @bob chak white",
         "bob: accept",
         "alice: e3e4",
         "bob: my password is hunter2-secret",

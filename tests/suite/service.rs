@@ -20,7 +20,8 @@ fn user(name: &str) -> User {
     console::user(name)
 }
 
-async fn started_game(service: &Service) -> i64 {
+/// A rated Chak game of alice (White) against bob, just started.
+pub async fn started_game(service: &Service) -> i64 {
     service
         .challenge(
             &place(),
@@ -293,6 +294,9 @@ async fn a_shakti_player_who_cannot_move_is_passed_for() {
         deadline: START + 3 * 86_400,
         rematch_of: None,
         now: START,
+        community: "general",
+        rated: true,
+        bot: None,
     };
     let id = store.create_game(&game).await.expect("created").id;
     let incoming = Incoming {

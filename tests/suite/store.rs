@@ -32,6 +32,9 @@ fn game<'a>(white: i64, black: i64) -> NewGame<'a> {
         deadline: NOW + 3 * 86_400,
         rematch_of: None,
         now: NOW,
+        community: "general",
+        rated: true,
+        bot: None,
     }
 }
 
@@ -127,6 +130,8 @@ async fn challenges_open_close_accept_and_expire() {
         color: "random",
         now: NOW,
         expires_at,
+        community: "general",
+        rated: true,
     };
     let named = store
         .create_challenge(&new(Some(bob.id), NOW + 100))

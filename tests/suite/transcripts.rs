@@ -23,7 +23,9 @@ pub const START: i64 = 1_767_258_000;
 
 pub async fn open(db: &Path, clock: &ManualClock) -> Service {
     let store = Store::open(db).await.expect("the database opens");
-    Service::new(store, Arc::new(clock.clone()))
+    let service = Service::new(store, Arc::new(clock.clone()));
+    service.register_bot(&console::bot());
+    service
 }
 
 fn duration(words: &str) -> i64 {
@@ -151,4 +153,14 @@ async fn a_chad_game_with_a_wall_capture() {
 #[tokio::test]
 async fn only_players_act_in_their_games() {
     run("permissions").await;
+}
+
+#[tokio::test]
+async fn a_game_against_the_bot_in_the_console() {
+    run("bot_game").await;
+}
+
+#[tokio::test]
+async fn rated_games_leaderboard_and_stats() {
+    run("ratings").await;
 }
