@@ -8,6 +8,8 @@ mod chak;
 mod chesscala;
 mod cli;
 mod common;
+#[cfg(feature = "discord")]
+mod discord;
 mod oracle;
 mod render;
 mod service;
