@@ -44,6 +44,24 @@ enum Command {
         #[arg(long)]
         script: Option<PathBuf>,
     },
+    /// Run the Discord bot until Ctrl-C (or SIGTERM).
+    #[cfg(feature = "discord")]
+    Discord {
+        /// The bot token from the Discord developer portal.
+        #[arg(long, env = "DISCORD_TOKEN", hide_env_values = true)]
+        token: pigeon::config::Secret,
+        /// Register the slash commands in this server only (they show at once); globally
+        /// without (Discord may take up to an hour to show them).
+        #[arg(long, env = "DISCORD_GUILD_ID")]
+        guild_id: Option<u64>,
+        /// Ask for the Message Content intent, so that bare moves typed in a game's thread
+        /// are played (enable it in the developer portal first).
+        #[arg(long, env = "DISCORD_MESSAGE_CONTENT", default_value_t = false)]
+        message_content: bool,
+        /// The game database (created on first start).
+        #[arg(long, env = "PIGEON_DB", default_value = "pigeon.db")]
+        db: PathBuf,
+    },
     /// Print the legal moves of a position, sorted, separated by ", ". Without POSITION, read
     /// positions from standard input, one per line, and print one line for each.
     Moves {
@@ -129,11 +147,27 @@ fn main() -> ExitCode {
     match args.command {
         Command::Console { db, out, script } => return run_async(console_main(db, out, script)),
         Command::Backup { file, db } => return run_async(backup_main(db, file)),
+        #[cfg(feature = "discord")]
+        Command::Discord {
+            token,
+            guild_id,
+            message_content,
+            db,
+        } => {
+            let config = pigeon::adapters::discord::DiscordConfig {
+                guild_id,
+                message_content,
+                ..pigeon::adapters::discord::DiscordConfig::new(token)
+            };
+            return run_async(discord_main(db, config));
+        }
         _ => {}
     }
     let stdout = io::stdout();
     let result = match args.command {
         Command::Console { .. } | Command::Backup { .. } => Ok(()),
+        #[cfg(feature = "discord")]
+        Command::Discord { .. } => Ok(()),
         Command::Moves { game, position } => {
             cli::moves(game, position.as_deref(), io::stdin().lock(), stdout.lock())
         }
@@ -272,4 +306,43 @@ async fn backup_main(db: PathBuf, file: PathBuf) -> RunResult {
     result.map_err(|e| format!("backing up to {}: {e}", file.display()))?;
     println!("Backed up {} to {}.", db.display(), file.display());
     Ok(())
+}
+
+/// Turns true on Ctrl-C or SIGTERM, for the bots to stop cleanly.
+#[cfg(feature = "discord")]
+fn shutdown_signal() -> tokio::sync::watch::Receiver<bool> {
+    let (sender, receiver) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            match signal(SignalKind::terminate()) {
+                Ok(mut term) => {
+                    tokio::select! {
+                        _ = tokio::signal::ctrl_c() => {}
+                        _ = term.recv() => {}
+                    }
+                }
+                Err(_) => {
+                    let _ = tokio::signal::ctrl_c().await;
+                }
+            }
+        }
+        #[cfg(not(unix))]
+        let _ = tokio::signal::ctrl_c().await;
+        let _ = sender.send(true);
+    });
+    receiver
+}
+
+#[cfg(feature = "discord")]
+async fn discord_main(db: PathBuf, config: pigeon::adapters::discord::DiscordConfig) -> RunResult {
+    init_logs("info");
+    let store = Store::open(&db)
+        .await
+        .map_err(|e| format!("{}: {e}", db.display()))?;
+    let service = Service::new(store.clone(), Arc::new(SystemClock));
+    let result = pigeon::adapters::discord::run(service, config, shutdown_signal()).await;
+    store.close().await;
+    result.map_err(|e| e.to_string())
 }

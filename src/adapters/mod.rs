@@ -3,3 +3,5 @@
 //! [`Reply`](crate::chat::Reply)s into platform messages, and nothing else.
 
 pub mod console;
+#[cfg(feature = "discord")]
+pub mod discord;

@@ -411,6 +411,11 @@ fn parse_challenge(args: &[&str]) -> Result<Command, String> {
     })
 }
 
+/// Every game as its display name and stored key, for pickers such as slash-command choices.
+pub fn games() -> impl Iterator<Item = (&'static str, &'static str)> {
+    Variant::ALL.iter().map(|v| (v.name(), v.key()))
+}
+
 /// The games' names, for replies.
 #[must_use]
 pub fn game_list() -> String {

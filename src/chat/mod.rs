@@ -16,7 +16,7 @@ use crate::service::{
 };
 
 pub use command::{COMMANDS, Command, Spec, UsageError, help};
-pub use reply::{Part, Picture, Reply};
+pub use reply::{Action, Part, Picture, Reply, Style};
 
 /// Longer messages are not read at all.
 pub const MAX_MESSAGE: usize = 2000;
@@ -400,7 +400,8 @@ fn challenge_reply(challenge: &ChallengeSummary) -> Reply {
     } else {
         " The game will be casual."
     };
-    match &challenge.challenged {
+    let accept = Action::new("Accept", format!("accept {}", challenge.id), Style::Primary);
+    let reply = match &challenge.challenged {
         Some(challenged) => Reply::text(format!(
             "Challenge #{}: {} challenges ",
             challenge.id, challenge.challenger.display_name
@@ -415,7 +416,68 @@ fn challenge_reply(challenge: &ChallengeSummary) -> Reply {
              `accept {}`. It stays open until {expires}.{rated}",
             challenge.id, challenge.challenger.display_name, challenge.id
         )),
+    };
+    let reply = reply.with_action(accept);
+    if challenge.challenged.is_some() {
+        reply.with_action(Action::new(
+            "Decline",
+            format!("decline {}", challenge.id),
+            Style::Secondary,
+        ))
+    } else {
+        reply
     }
+}
+
+/// The answers offered under a game's messages while it is on.
+fn game_actions(mut reply: Reply, state: &GameState) -> Reply {
+    if state.is_active() {
+        let id = state.row.id;
+        reply.actions.extend([
+            Action::new("Legal moves", format!("moves #{id}"), Style::Secondary),
+            Action::new(
+                "Offer a draw",
+                format!("draw #{id} offer"),
+                Style::Secondary,
+            ),
+            Action::new("Resign", format!("resign #{id}"), Style::Danger),
+        ]);
+    }
+    reply
+}
+
+/// The moves a user may play in a game, as they would type them, sorted, keeping those that
+/// contain `typed` (ignoring case), at most `limit`: for completing a move as it is typed.
+///
+/// # Errors
+/// No game, several games, or the database failing; [`ServiceError::GameOver`] when the game
+/// has ended.
+pub async fn move_choices(
+    service: &Service,
+    place: &Place,
+    user: &User,
+    game: Option<i64>,
+    typed: &str,
+    limit: usize,
+) -> Result<Vec<String>, ServiceError> {
+    let state = service.game_for(place, user, game).await?;
+    if let Some(result) = state.result_text() {
+        return Err(ServiceError::GameOver {
+            game: state.row.id,
+            result,
+        });
+    }
+    let position = state.record.position();
+    let typed = typed.trim().to_lowercase();
+    let mut texts: Vec<String> = position
+        .legal_moves()
+        .iter()
+        .map(|mv| position.display_move(mv))
+        .filter(|text| text.to_lowercase().contains(&typed))
+        .collect();
+    texts.sort();
+    texts.truncate(limit);
+    Ok(texts)
 }
 
 async fn start_reply(service: &Service, state: &GameState) -> Result<Reply, ServiceError> {
@@ -426,7 +488,7 @@ async fn start_reply(service: &Service, state: &GameState) -> Result<Reply, Serv
         _ if state.row.rated => String::from(" The game is rated."),
         _ => String::from(" The game is casual: ratings stay as they are."),
     };
-    Ok(Reply::text(format!(
+    let reply = Reply::text(format!(
         "Game #{} ({}) starts: {} vs {}. ",
         state.row.id,
         state.variant,
@@ -438,7 +500,11 @@ async fn start_reply(service: &Service, state: &GameState) -> Result<Reply, Serv
         ", you move first. You have {} per move.{kind}",
         clock::format_duration(state.row.days_per_move * clock::DAY)
     ))
-    .with_picture(board_picture(service, state, None, Some(first.id)).await))
+    .with_picture(board_picture(service, state, None, Some(first.id)).await);
+    Ok(Reply {
+        started: Some(state.row.id),
+        ..game_actions(reply, state)
+    })
 }
 
 async fn move_replies(service: &Service, done: &MoveDone) -> Vec<Reply> {
@@ -497,7 +563,8 @@ async fn move_replies(service: &Service, done: &MoveDone) -> Vec<Reply> {
         .to_move()
         .unwrap_or_else(|| state.player(done.before.turn()))
         .id;
-    vec![reply.with_picture(board_picture(service, state, last, Some(viewer)).await)]
+    let reply = reply.with_picture(board_picture(service, state, last, Some(viewer)).await);
+    vec![game_actions(reply, state)]
 }
 
 async fn board_reply(service: &Service, state: &GameState, viewer: Option<i64>) -> Reply {
@@ -539,6 +606,16 @@ async fn draw_reply(
             ))
             .mention(user_of(opponent))
             .and(": reply `draw accept` or `draw decline` (a move declines it too).")
+            .with_action(Action::new(
+                "Accept the draw",
+                format!("draw #{} accept", state.row.id),
+                Style::Primary,
+            ))
+            .with_action(Action::new(
+                "Decline",
+                format!("draw #{} decline", state.row.id),
+                Style::Secondary,
+            ))
         }
         DrawDone::Agreed(state) => {
             let lead = if action == DrawAction::Offer {

@@ -27,6 +27,41 @@ pub struct Picture {
     pub size: (u32, u32),
 }
 
+/// How prominent an action is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Style {
+    /// The expected answer.
+    Primary,
+    /// Another answer.
+    Secondary,
+    /// An answer that cannot be taken back (resigning).
+    Danger,
+}
+
+/// An answer offered with a reply: platforms with buttons show one per action. Pressing it
+/// runs `command` as if the presser had typed it, so the service decides who may use it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Action {
+    /// The button's words.
+    pub label: String,
+    /// The command text it stands for, such as `accept 12`.
+    pub command: String,
+    /// How prominent it is.
+    pub style: Style,
+}
+
+impl Action {
+    /// An action running `command`.
+    #[must_use]
+    pub fn new(label: &str, command: String, style: Style) -> Action {
+        Action {
+            label: label.to_owned(),
+            command,
+            style,
+        }
+    }
+}
+
 /// One message from the bot.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct Reply {
@@ -36,6 +71,10 @@ pub struct Reply {
     pub picture: Option<Picture>,
     /// Whether only the user who asked should see it (errors, private information).
     pub private: bool,
+    /// Answers offered with it (buttons on Discord).
+    pub actions: Vec<Action>,
+    /// The game this reply announces the start of (Discord opens a thread for it).
+    pub started: Option<i64>,
 }
 
 impl Reply {
@@ -86,6 +125,13 @@ impl Reply {
     #[must_use]
     pub fn with_picture(mut self, picture: Option<Picture>) -> Reply {
         self.picture = picture;
+        self
+    }
+
+    /// Offers an answer.
+    #[must_use]
+    pub fn with_action(mut self, action: Action) -> Reply {
+        self.actions.push(action);
         self
     }
 

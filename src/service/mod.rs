@@ -539,6 +539,44 @@ impl Service {
         })
     }
 
+    /// Moves a game to `place` (a thread opened for it), so that moves written there find it.
+    ///
+    /// # Errors
+    /// [`ServiceError::NoSuchGame`], or `Internal` when the database fails.
+    pub async fn move_game_to(&self, game_id: i64, place: &Place) -> Result<(), ServiceError> {
+        let moved = self
+            .store
+            .set_game_channel(game_id, &place.channel, self.now())
+            .await?;
+        if moved {
+            Ok(())
+        } else {
+            Err(ServiceError::NoSuchGame(game_id))
+        }
+    }
+
+    /// Whether the games of `place`'s community get a thread each.
+    ///
+    /// # Errors
+    /// `Internal` when the database fails.
+    pub async fn threads_on(&self, place: &Place) -> Result<bool, ServiceError> {
+        Ok(self
+            .store
+            .threads_on(&place.platform, &place.community)
+            .await?)
+    }
+
+    /// Turns threads per game on or off for `place`'s community.
+    ///
+    /// # Errors
+    /// `Internal` when the database fails.
+    pub async fn set_threads(&self, place: &Place, on: bool) -> Result<(), ServiceError> {
+        Ok(self
+            .store
+            .set_threads(&place.platform, &place.community, on)
+            .await?)
+    }
+
     async fn summarise_challenge(
         &self,
         row: ChallengeRow,

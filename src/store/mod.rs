@@ -325,6 +325,52 @@ impl Store {
         Ok(())
     }
 
+    /// Moves a game to another channel of its platform (a Discord thread opened for it).
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database fails.
+    pub async fn set_game_channel(&self, game_id: i64, channel: &str, now: i64) -> Result<bool> {
+        let done = sqlx::query("UPDATE games SET channel = ?2, updated_at = ?3 WHERE id = ?1")
+            .bind(game_id)
+            .bind(channel)
+            .bind(now)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Whether games in a community get a thread each (on unless turned off).
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database fails.
+    pub async fn threads_on(&self, platform: &str, community: &str) -> Result<bool> {
+        let row: Option<(bool,)> = sqlx::query_as(
+            "SELECT threads FROM community_settings WHERE platform = ?1 AND community = ?2",
+        )
+        .bind(platform)
+        .bind(community)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.is_none_or(|(on,)| on))
+    }
+
+    /// Turns threads per game on or off in a community.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database fails.
+    pub async fn set_threads(&self, platform: &str, community: &str, on: bool) -> Result<()> {
+        sqlx::query(
+            "INSERT INTO community_settings (platform, community, threads) VALUES (?1, ?2, ?3) \
+             ON CONFLICT (platform, community) DO UPDATE SET threads = excluded.threads",
+        )
+        .bind(platform)
+        .bind(community)
+        .bind(on)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
     /// Records a platform event as processed. `false` when it was already: the same chat
     /// event delivered twice is acted on once.
     ///

@@ -10,6 +10,8 @@ mod chesscala;
 mod cli;
 mod common;
 mod crash;
+#[cfg(feature = "discord")]
+mod discord;
 mod engine;
 mod oracle;
 mod render;

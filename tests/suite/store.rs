@@ -20,6 +20,24 @@ async fn player(store: &Store, name: &str) -> pigeon::store::PlayerRow {
         .expect("created")
 }
 
+/// A store with one game of alice (White) against bob.
+async fn alice_and_bob_playing() -> (
+    tempfile::TempDir,
+    Store,
+    pigeon::store::PlayerRow,
+    pigeon::store::PlayerRow,
+    pigeon::store::GameRow,
+) {
+    let (dir, store) = store().await;
+    let alice = player(&store, "alice").await;
+    let bob = player(&store, "bob").await;
+    let row = store
+        .create_game(&game(alice.id, bob.id))
+        .await
+        .expect("created");
+    (dir, store, alice, bob, row)
+}
+
 fn game<'a>(white: i64, black: i64) -> NewGame<'a> {
     NewGame {
         platform: "console",
@@ -223,13 +241,7 @@ async fn challenges_open_close_accept_and_expire() {
 
 #[tokio::test]
 async fn moves_append_with_an_optimistic_ply_check() {
-    let (_dir, store) = store().await;
-    let alice = player(&store, "alice").await;
-    let bob = player(&store, "bob").await;
-    let row = store
-        .create_game(&game(alice.id, bob.id))
-        .await
-        .expect("created");
+    let (_dir, store, alice, bob, row) = alice_and_bob_playing().await;
     let moves = [("e3e4".to_owned(), Some(alice.id))];
     let append = AppendMoves {
         game_id: row.id,
@@ -435,4 +447,44 @@ async fn a_backup_is_a_consistent_copy_taken_while_writes_go_on() {
         "an existing file is never overwritten"
     );
     copy.close().await;
+}
+
+#[tokio::test]
+async fn a_game_moves_to_a_thread_and_threads_are_a_community_setting() {
+    let (_dir, store, alice, _bob, row) = alice_and_bob_playing().await;
+    assert!(
+        store
+            .set_game_channel(row.id, "thread-1", NOW + 5)
+            .await
+            .expect("moved")
+    );
+    let moved = store.game(row.id).await.expect("read").expect("exists");
+    assert_eq!(
+        (moved.channel.as_str(), moved.updated_at),
+        ("thread-1", NOW + 5)
+    );
+    let here = store
+        .active_games_in("console", "thread-1", alice.id)
+        .await
+        .expect("listed");
+    assert_eq!(here.len(), 1);
+    assert!(
+        !store
+            .set_game_channel(row.id + 99, "x", NOW)
+            .await
+            .expect("no game")
+    );
+
+    assert!(store.threads_on("discord", "guild").await.expect("read"));
+    store
+        .set_threads("discord", "guild", false)
+        .await
+        .expect("stored");
+    assert!(!store.threads_on("discord", "guild").await.expect("read"));
+    assert!(store.threads_on("discord", "other").await.expect("read"));
+    store
+        .set_threads("discord", "guild", true)
+        .await
+        .expect("stored");
+    assert!(store.threads_on("discord", "guild").await.expect("read"));
 }

@@ -1,0 +1,477 @@
+//! A fake Discord on loopback for an unmodified serenity client: an HTTP API that records
+//! every request (method, path, JSON body, attached files) and answers with Discord-shaped
+//! JSON, and a gateway that says HELLO, answers IDENTIFY with READY and then sends the
+//! events a test injects.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{Notify, mpsc};
+use tokio_tungstenite::tungstenite::Message as Frame;
+
+/// The bot's application (and user) id.
+pub const APP: u64 = 1_000;
+/// The server the tests play in.
+pub const GUILD: u64 = 2_000;
+/// The channel the tests start in.
+pub const CHANNEL: u64 = 3_000;
+/// The bot's name.
+pub const BOT_NAME: &str = "Pigeon";
+
+/// How long a test waits for serenity's next request before it fails (a hang guard, not a
+/// speed goal).
+const PATIENCE: Duration = Duration::from_secs(60);
+
+/// A file attached to a request.
+#[derive(Debug, Clone)]
+pub struct File {
+    pub name: String,
+    pub data: Vec<u8>,
+}
+
+/// One HTTP request serenity made.
+#[derive(Debug, Clone)]
+pub struct Recorded {
+    pub method: String,
+    pub path: String,
+    /// The JSON body (or the multipart `payload_json`); `Null` without one.
+    pub json: Value,
+    pub files: Vec<File>,
+}
+
+#[derive(Debug, Default)]
+struct Log {
+    requests: Vec<Recorded>,
+    next_id: u64,
+}
+
+impl Log {
+    fn id(&mut self) -> u64 {
+        self.next_id += 1;
+        9_000 + self.next_id
+    }
+}
+
+/// The fake Discord.
+#[derive(Debug)]
+pub struct FakeDiscord {
+    /// The HTTP API's base URL, for `HttpBuilder::proxy`.
+    pub api: String,
+    log: Arc<Mutex<Log>>,
+    changed: Arc<Notify>,
+    events: mpsc::UnboundedSender<(String, Value)>,
+    /// How many recorded requests the test has looked past.
+    cursor: usize,
+}
+
+impl FakeDiscord {
+    /// Starts the HTTP API and the gateway on 127.0.0.1.
+    pub async fn start() -> FakeDiscord {
+        let http = TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("an HTTP port");
+        let gateway = TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("a gateway port");
+        let api = format!("http://{}", http.local_addr().expect("an address"));
+        let ws = format!("ws://{}", gateway.local_addr().expect("an address"));
+        let log = Arc::new(Mutex::new(Log::default()));
+        let changed = Arc::new(Notify::new());
+        let (events, receiver) = mpsc::unbounded_channel();
+        tokio::spawn(serve_http(http, ws, Arc::clone(&log), Arc::clone(&changed)));
+        tokio::spawn(serve_gateway(gateway, receiver));
+        FakeDiscord {
+            api,
+            log,
+            changed,
+            events,
+            cursor: 0,
+        }
+    }
+
+    /// Sends a gateway event (`INTERACTION_CREATE`, `MESSAGE_CREATE`) to the bot, after
+    /// checking that serenity reads it.
+    pub fn dispatch(&self, kind: &str, data: Value) {
+        let checked = match kind {
+            "INTERACTION_CREATE" => {
+                serde_json::from_value::<serenity::all::Interaction>(data.clone()).map(|_| ())
+            }
+            "MESSAGE_CREATE" => {
+                serde_json::from_value::<serenity::all::Message>(data.clone()).map(|_| ())
+            }
+            _ => Ok(()),
+        };
+        if let Err(error) = checked {
+            panic!("serenity cannot read this {kind}: {error}\n{data:#}");
+        }
+        self.events
+            .send((kind.to_owned(), data))
+            .expect("the gateway runs");
+    }
+
+    /// The next request (after those already looked at) with this method whose path
+    /// contains `path`; the requests in between are skipped.
+    pub async fn next(&mut self, method: &str, path: &str) -> Recorded {
+        let wait = async {
+            loop {
+                let notified = self.changed.notified();
+                {
+                    let log = self.log.lock().expect("the log");
+                    let found = log.requests[self.cursor..]
+                        .iter()
+                        .position(|r| r.method == method && r.path.contains(path));
+                    if let Some(at) = found {
+                        let request = log.requests[self.cursor + at].clone();
+                        self.cursor += at + 1;
+                        return request;
+                    }
+                }
+                notified.await;
+            }
+        };
+        match tokio::time::timeout(PATIENCE, wait).await {
+            Ok(request) => request,
+            Err(_) => panic!(
+                "no {method} {path} came; requests so far:\n{}",
+                self.summary()
+            ),
+        }
+    }
+
+    /// Every request so far, one line each.
+    pub fn summary(&self) -> String {
+        let log = self.log.lock().expect("the log");
+        log.requests
+            .iter()
+            .map(|r| format!("{} {} {}", r.method, r.path, r.json))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
+async fn serve_http(listener: TcpListener, ws: String, log: Arc<Mutex<Log>>, changed: Arc<Notify>) {
+    while let Ok((stream, _)) = listener.accept().await {
+        let (log, changed, ws) = (Arc::clone(&log), Arc::clone(&changed), ws.clone());
+        tokio::spawn(async move {
+            let _ = connection(stream, &ws, &log, &changed).await;
+        });
+    }
+}
+
+/// Serves the requests of one keep-alive connection.
+async fn connection(
+    stream: TcpStream,
+    ws: &str,
+    log: &Mutex<Log>,
+    changed: &Notify,
+) -> std::io::Result<()> {
+    let mut stream = BufReader::new(stream);
+    loop {
+        let mut line = String::new();
+        if stream.read_line(&mut line).await? == 0 {
+            return Ok(());
+        }
+        let mut words = line.split_whitespace();
+        let method = words.next().unwrap_or_default().to_owned();
+        let path = words.next().unwrap_or_default().to_owned();
+        let mut length = 0;
+        let mut chunked = false;
+        let mut content_type = String::new();
+        loop {
+            let mut header = String::new();
+            stream.read_line(&mut header).await?;
+            let header = header.trim_end();
+            if header.is_empty() {
+                break;
+            }
+            let (name, value) = header.split_once(':').unwrap_or((header, ""));
+            let value = value.trim();
+            match name.to_ascii_lowercase().as_str() {
+                "content-length" => length = value.parse().unwrap_or(0),
+                "transfer-encoding" => chunked = value.eq_ignore_ascii_case("chunked"),
+                "content-type" => content_type = value.to_owned(),
+                _ => {}
+            }
+        }
+        let body = if chunked {
+            read_chunked(&mut stream).await?
+        } else {
+            let mut body = vec![0; length];
+            stream.read_exact(&mut body).await?;
+            body
+        };
+        let (json, files) = decode_body(&content_type, &body);
+        let (status, answer) = {
+            let mut log = log.lock().expect("the log");
+            let answer = respond(&mut log, &method, &path, &json, ws);
+            log.requests.push(Recorded {
+                method,
+                path,
+                json,
+                files,
+            });
+            answer
+        };
+        changed.notify_waiters();
+        let body = answer.map(|v| v.to_string()).unwrap_or_default();
+        let reason = if status == 204 { "No Content" } else { "OK" };
+        let head = format!(
+            "HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
+            body.len()
+        );
+        let stream = stream.get_mut();
+        stream.write_all(head.as_bytes()).await?;
+        stream.write_all(body.as_bytes()).await?;
+        stream.flush().await?;
+    }
+}
+
+async fn read_chunked(stream: &mut BufReader<TcpStream>) -> std::io::Result<Vec<u8>> {
+    let mut body = Vec::new();
+    loop {
+        let mut size = String::new();
+        stream.read_line(&mut size).await?;
+        let size = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        let mut chunk = vec![0; size + 2];
+        stream.read_exact(&mut chunk).await?;
+        if size == 0 {
+            return Ok(body);
+        }
+        body.extend_from_slice(&chunk[..size]);
+    }
+}
+
+/// The JSON of a body, and its files when it is multipart.
+fn decode_body(content_type: &str, body: &[u8]) -> (Value, Vec<File>) {
+    let Some(boundary) = content_type.split("boundary=").nth(1) else {
+        return (
+            serde_json::from_slice(body).unwrap_or(Value::Null),
+            Vec::new(),
+        );
+    };
+    let boundary = format!("--{}", boundary.trim_matches('"'));
+    let mut json = Value::Null;
+    let mut files = Vec::new();
+    for part in split(body, boundary.as_bytes()).into_iter().skip(1) {
+        let Some(end) = find(part, b"\r\n\r\n") else {
+            continue;
+        };
+        let head = String::from_utf8_lossy(&part[..end]).to_string();
+        let data = part[end + 4..]
+            .strip_suffix(b"\r\n")
+            .unwrap_or(&part[end + 4..]);
+        let field = |key: &str| {
+            head.split(&format!("{key}=\""))
+                .nth(1)
+                .and_then(|rest| rest.split('"').next())
+                .map(str::to_owned)
+        };
+        match (field("name").as_deref(), field("filename")) {
+            (Some("payload_json"), _) => json = serde_json::from_slice(data).unwrap_or(Value::Null),
+            (_, Some(name)) => files.push(File {
+                name,
+                data: data.to_vec(),
+            }),
+            _ => {}
+        }
+    }
+    (json, files)
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+fn split<'a>(mut body: &'a [u8], separator: &[u8]) -> Vec<&'a [u8]> {
+    let mut parts = Vec::new();
+    while let Some(at) = find(body, separator) {
+        parts.push(&body[..at]);
+        body = &body[at + separator.len()..];
+    }
+    parts.push(body);
+    parts
+}
+
+/// Discord's answer to a request.
+fn respond(
+    log: &mut Log,
+    method: &str,
+    path: &str,
+    json: &Value,
+    ws: &str,
+) -> (u16, Option<Value>) {
+    let path = path.split('?').next().unwrap_or(path);
+    let segments: Vec<&str> = path.trim_start_matches("/api/v10/").split('/').collect();
+    match (method, segments.as_slice()) {
+        ("GET", ["gateway"]) => (200, Some(json!({ "url": ws }))),
+        ("GET", ["gateway", "bot"]) => (
+            200,
+            Some(json!({
+                "url": ws,
+                "shards": 1,
+                "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
+            })),
+        ),
+        ("PUT", ["applications", ..]) => (200, Some(json!([]))),
+        ("POST", ["interactions", _, _, "callback"])
+        | ("DELETE", ["webhooks", _, _, "messages", _]) => (204, None),
+        ("PATCH" | "POST", ["webhooks", ..]) => {
+            let id = log.id();
+            (
+                200,
+                Some(message(id, CHANNEL, APP, BOT_NAME, text_of(json))),
+            )
+        }
+        ("POST", ["channels", channel, "messages", from, "threads"]) => {
+            let id = log.id();
+            let name = json["name"].as_str().unwrap_or("thread");
+            let _ = from;
+            (
+                200,
+                Some(json!({
+                    "id": id.to_string(),
+                    "type": 11,
+                    "guild_id": GUILD.to_string(),
+                    "parent_id": channel,
+                    "owner_id": APP.to_string(),
+                    "name": name,
+                    "thread_metadata": {
+                        "archived": false, "auto_archive_duration": 10080,
+                        "archive_timestamp": "2026-01-01T09:00:00.000000+00:00", "locked": false
+                    }
+                })),
+            )
+        }
+        ("POST", ["channels", channel, "messages"]) => {
+            let id = log.id();
+            let channel = channel.parse().unwrap_or(CHANNEL);
+            (
+                200,
+                Some(message(id, channel, APP, BOT_NAME, text_of(json))),
+            )
+        }
+        ("POST", ["users", "@me", "channels"]) => {
+            let id = log.id();
+            (
+                200,
+                Some(json!({
+                    "id": id.to_string(),
+                    "type": 1,
+                    "recipients": [user(json["recipient_id"].as_str().and_then(|s| s.parse().ok()).unwrap_or(1), "someone")]
+                })),
+            )
+        }
+        _ => (404, Some(json!({ "message": "Unknown route", "code": 0 }))),
+    }
+}
+
+fn text_of(json: &Value) -> &str {
+    json["content"].as_str().unwrap_or_default()
+}
+
+/// A Discord user object.
+pub fn user(id: u64, name: &str) -> Value {
+    json!({
+        "id": id.to_string(),
+        "username": name,
+        "discriminator": "0",
+        "global_name": null,
+        "avatar": null,
+        "bot": id == APP,
+    })
+}
+
+/// A guild member object.
+pub fn member(id: u64, name: &str) -> Value {
+    json!({
+        "user": user(id, name),
+        "roles": [],
+        "joined_at": "2026-01-01T09:00:00.000000+00:00",
+        "deaf": false,
+        "mute": false,
+        "flags": 0,
+    })
+}
+
+/// A message object.
+pub fn message(id: u64, channel: u64, author: u64, name: &str, content: &str) -> Value {
+    json!({
+        "id": id.to_string(),
+        "channel_id": channel.to_string(),
+        "guild_id": GUILD.to_string(),
+        "author": user(author, name),
+        "content": content,
+        "timestamp": "2026-01-01T09:00:00.000000+00:00",
+        "edited_timestamp": null,
+        "tts": false,
+        "mention_everyone": false,
+        "mentions": [],
+        "mention_roles": [],
+        "attachments": [],
+        "embeds": [],
+        "pinned": false,
+        "type": 0,
+    })
+}
+
+async fn serve_gateway(listener: TcpListener, events: mpsc::UnboundedReceiver<(String, Value)>) {
+    let events = Arc::new(tokio::sync::Mutex::new(events));
+    while let Ok((stream, _)) = listener.accept().await {
+        let events = Arc::clone(&events);
+        tokio::spawn(async move {
+            let _ = session(stream, &events).await;
+        });
+    }
+}
+
+/// One gateway connection: HELLO, READY after IDENTIFY, heartbeat ACKs, then the events.
+async fn session(
+    stream: TcpStream,
+    events: &tokio::sync::Mutex<mpsc::UnboundedReceiver<(String, Value)>>,
+) -> Result<(), tokio_tungstenite::tungstenite::Error> {
+    let mut ws = tokio_tungstenite::accept_async(stream).await?;
+    let hello = json!({ "op": 10, "d": { "heartbeat_interval": 41_250 }, "s": null, "t": null });
+    ws.send(Frame::text(hello.to_string())).await?;
+    let mut events = events.lock().await;
+    let mut sequence = 0;
+    loop {
+        tokio::select! {
+            frame = ws.next() => {
+                let Some(frame) = frame else { return Ok(()) };
+                let Frame::Text(text) = frame? else { continue };
+                let payload: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+                match payload["op"].as_u64() {
+                    Some(1) => {
+                        ws.send(Frame::text(json!({ "op": 11, "d": null }).to_string())).await?;
+                    }
+                    Some(2) => {
+                        sequence += 1;
+                        let ready = json!({
+                            "op": 0, "s": sequence, "t": "READY",
+                            "d": {
+                                "v": 10,
+                                "user": user(APP, BOT_NAME),
+                                "guilds": [{ "id": GUILD.to_string(), "unavailable": true }],
+                                "session_id": "fake-session",
+                                "resume_gateway_url": "ws://127.0.0.1:1",
+                                "application": { "id": APP.to_string(), "flags": 0 },
+                            }
+                        });
+                        ws.send(Frame::text(ready.to_string())).await?;
+                    }
+                    _ => {}
+                }
+            }
+            event = events.recv() => {
+                let Some((kind, data)) = event else { return Ok(()) };
+                sequence += 1;
+                let payload = json!({ "op": 0, "s": sequence, "t": kind, "d": data });
+                ws.send(Frame::text(payload.to_string())).await?;
+            }
+        }
+    }
+}

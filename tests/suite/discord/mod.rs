@@ -1,0 +1,465 @@
+//! The Discord bot: an unmodified serenity client against a fake Discord on loopback. The
+//! tests inject gateway events shaped like Discord's and assert on the HTTP requests serenity
+//! makes: response types, contents, buttons, ephemeral flags, threads and board pictures.
+
+mod fake;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use pigeon::adapters::discord::{self, DiscordConfig};
+use pigeon::config::Secret;
+use pigeon::service::{ManualClock, Service};
+use serde_json::{Value, json};
+use tokio::sync::watch;
+
+use crate::transcripts::{START, open};
+use fake::{APP, CHANNEL, FakeDiscord, GUILD, Recorded, member, message};
+
+const ALICE: u64 = 101;
+const BOB: u64 = 102;
+const CAROL: u64 = 103;
+
+/// The interaction response types Discord defines.
+const MESSAGE: u64 = 4;
+const DEFERRED: u64 = 5;
+const AUTOCOMPLETE: u64 = 8;
+/// The message flag of an answer only the asker sees.
+const EPHEMERAL: u64 = 64;
+
+fn name(id: u64) -> &'static str {
+    match id {
+        ALICE => "alice",
+        BOB => "bob",
+        _ => "carol",
+    }
+}
+
+/// A bot connected to a fake Discord, with the database in a temporary folder.
+struct Bot {
+    fake: FakeDiscord,
+    service: Service,
+    stop: watch::Sender<bool>,
+    task: tokio::task::JoinHandle<Result<(), discord::DiscordError>>,
+    ids: AtomicU64,
+    _dir: tempfile::TempDir,
+}
+
+impl Bot {
+    async fn start() -> Bot {
+        let _ = tracing_subscriber::fmt().with_test_writer().try_init();
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let service = open(&dir.path().join("discord.db"), &ManualClock::new(START)).await;
+        let mut fake = FakeDiscord::start().await;
+        let config = DiscordConfig {
+            guild_id: Some(GUILD),
+            message_content: true,
+            api_base: Some(fake.api.clone()),
+            tick: Duration::from_secs(3600),
+            ..DiscordConfig::new(Secret::new("fake-token"))
+        };
+        let (stop, shutdown) = watch::channel(false);
+        let task = tokio::spawn(discord::run(service.clone(), config, shutdown));
+        let registered = fake
+            .next(
+                "PUT",
+                &format!("/applications/{APP}/guilds/{GUILD}/commands"),
+            )
+            .await;
+        let names: Vec<&str> = registered
+            .json
+            .as_array()
+            .expect("a list of commands")
+            .iter()
+            .filter_map(|c| c["name"].as_str())
+            .collect();
+        for command in [
+            "challenge",
+            "accept",
+            "move",
+            "draw",
+            "resign",
+            "moves",
+            "help",
+        ] {
+            assert!(
+                names.contains(&command),
+                "/{command} is not registered: {names:?}"
+            );
+        }
+        Bot {
+            fake,
+            service,
+            stop,
+            task,
+            ids: AtomicU64::new(50_000),
+            _dir: dir,
+        }
+    }
+
+    fn id(&self) -> u64 {
+        self.ids.fetch_add(1, Ordering::Relaxed)
+    }
+
+    fn interaction(&self, kind: u64, user: u64, channel: u64, data: Value) -> (u64, Value) {
+        let id = self.id();
+        let mut interaction = json!({
+            "id": id.to_string(),
+            "application_id": APP.to_string(),
+            "type": kind,
+            "guild_id": GUILD.to_string(),
+            "channel_id": channel.to_string(),
+            "member": member(user, name(user)),
+            "token": format!("token-{id}"),
+            "version": 1,
+            "app_permissions": "0",
+            "locale": "en-US",
+            "guild_locale": "en-US",
+            "entitlements": [],
+            "attachment_size_limit": 10_485_760,
+        });
+        interaction["data"] = data;
+        (id, interaction)
+    }
+
+    /// A slash command; returns the interaction's token.
+    fn slash(&self, user: u64, channel: u64, command: &str, options: Value) -> String {
+        self.command(2, user, channel, command, options)
+    }
+
+    fn command(&self, kind: u64, user: u64, channel: u64, command: &str, options: Value) -> String {
+        let mut users = serde_json::Map::new();
+        for option in options.as_array().into_iter().flatten() {
+            if option["type"] == 6 {
+                let id: u64 = option["value"]
+                    .as_str()
+                    .and_then(|s| s.parse().ok())
+                    .expect("a user id");
+                users.insert(id.to_string(), fake::user(id, name(id)));
+            }
+        }
+        let data = json!({
+            "id": "777",
+            "name": command,
+            "type": 1,
+            "resolved": { "users": users },
+        });
+        let mut data = data;
+        data["options"] = options;
+        let (id, interaction) = self.interaction(kind, user, channel, data);
+        self.fake.dispatch("INTERACTION_CREATE", interaction);
+        format!("{id}/token-{id}")
+    }
+
+    /// A button press on a message of the bot; returns the interaction's token.
+    fn press(&self, user: u64, channel: u64, on: u64, custom_id: &str) -> String {
+        let data = json!({ "custom_id": custom_id, "component_type": 2 });
+        let (id, mut interaction) = self.interaction(3, user, channel, data);
+        interaction["message"] =
+            message(on, channel, APP, fake::BOT_NAME, "a message with buttons");
+        self.fake.dispatch("INTERACTION_CREATE", interaction);
+        format!("{id}/token-{id}")
+    }
+
+    /// A message typed by `user`.
+    fn say(&self, user: u64, channel: u64, text: &str) {
+        let mut typed = message(self.id(), channel, user, name(user), text);
+        typed["member"] = json!({ "roles": [], "joined_at": "2026-01-01T09:00:00.000000+00:00", "deaf": false, "mute": false, "flags": 0 });
+        self.fake.dispatch("MESSAGE_CREATE", typed);
+    }
+
+    /// The acknowledgement of an interaction: its response type and flags.
+    async fn acknowledged(&mut self, token: &str) -> (u64, u64) {
+        let callback = self.callback(token).await;
+        (
+            callback.json["type"].as_u64().expect("a response type"),
+            callback.json["data"]["flags"].as_u64().unwrap_or(0),
+        )
+    }
+
+    /// The response to an interaction (`id/token`).
+    async fn callback(&mut self, token: &str) -> Recorded {
+        let (id, token) = token.split_once('/').expect("id/token");
+        self.fake
+            .next("POST", &format!("/interactions/{id}/{token}/callback"))
+            .await
+    }
+
+    /// A public answer: deferred, then edited in.
+    async fn answer(&mut self, token: &str) -> Recorded {
+        assert_eq!(self.acknowledged(token).await, (DEFERRED, 0));
+        self.edited(token).await
+    }
+
+    /// The deferred answer, edited in.
+    async fn edited(&mut self, token: &str) -> Recorded {
+        let token = token.split_once('/').expect("id/token").1;
+        self.fake
+            .next(
+                "PATCH",
+                &format!("/webhooks/{APP}/{token}/messages/@original"),
+            )
+            .await
+    }
+
+    /// A follow-up to an interaction.
+    async fn followup(&mut self, token: &str) -> Recorded {
+        let token = token.split_once('/').expect("id/token").1;
+        self.fake
+            .next("POST", &format!("/webhooks/{APP}/{token}"))
+            .await
+    }
+
+    /// A private answer to a public command: the deferred answer is deleted and an
+    /// ephemeral follow-up says why.
+    async fn private_error(&mut self, token: &str) -> String {
+        assert_eq!(self.acknowledged(token).await, (DEFERRED, 0));
+        let bare = token.split_once('/').expect("id/token").1;
+        self.fake
+            .next(
+                "DELETE",
+                &format!("/webhooks/{APP}/{bare}/messages/@original"),
+            )
+            .await;
+        let followup = self.followup(token).await;
+        assert_eq!(
+            followup.json["flags"].as_u64(),
+            Some(EPHEMERAL),
+            "{:?}",
+            followup.json
+        );
+        text(&followup)
+    }
+
+    async fn stop(self) {
+        self.stop.send(true).expect("the bot listens");
+        self.task
+            .await
+            .expect("the bot task ends")
+            .expect("the bot stops cleanly");
+    }
+}
+
+/// Checks that a request's message says `words`.
+fn assert_says(request: &Recorded, words: &str) {
+    let said = text(request);
+    assert!(said.contains(words), "{said:?} does not say {words:?}");
+}
+
+fn text(request: &Recorded) -> String {
+    request.json["content"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+fn custom_ids(request: &Recorded) -> Vec<String> {
+    request.json["components"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
+        .filter_map(|button| button["custom_id"].as_str().map(str::to_owned))
+        .collect()
+}
+
+fn option(name: &str, kind: u64, value: Value) -> Value {
+    let mut option = json!({ "name": name, "type": kind });
+    option["value"] = value;
+    option
+}
+
+/// Checks the attached board picture: one PNG that decodes.
+fn assert_board(request: &Recorded) {
+    assert_eq!(request.files.len(), 1, "one picture: {:?}", request.json);
+    let file = &request.files[0];
+    assert!(file.name.ends_with(".png"), "{}", file.name);
+    let picture = image::load_from_memory_with_format(&file.data, image::ImageFormat::Png)
+        .expect("the board is a PNG");
+    assert!(picture.width() > 100 && picture.height() > 100);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_game_through_slash_commands_buttons_and_a_thread() {
+    let mut bot = Bot::start().await;
+
+    // alice challenges bob; the answer pings exactly bob and offers accept / decline.
+    let asked = bot.slash(
+        ALICE,
+        CHANNEL,
+        "challenge",
+        json!([
+            option("opponent", 6, json!(BOB.to_string())),
+            option("variant", 3, json!("chak")),
+            option("colour", 3, json!("white")),
+        ]),
+    );
+    let challenge = bot.answer(&asked).await;
+    assert_says(&challenge, &format!("<@{BOB}>"));
+    assert_eq!(
+        challenge.json["allowed_mentions"]["users"],
+        json!([BOB.to_string()])
+    );
+    assert_eq!(custom_ids(&challenge), ["accept 1", "decline 1"]);
+
+    // carol presses bob's accept button: an ephemeral explanation, no game.
+    let pressed = bot.press(CAROL, CHANNEL, 8_001, "accept 1");
+    let refusal = bot.private_error(&pressed).await;
+    assert!(refusal.contains("is for bob, not for you"), "{refusal}");
+
+    // bob accepts by button: the board, then a thread from the challenge's message.
+    let pressed = bot.press(BOB, CHANNEL, 8_001, "accept 1");
+    let start = bot.answer(&pressed).await;
+    assert_says(&start, "Game #1 (Chak) starts");
+    assert_board(&start);
+    assert_eq!(
+        custom_ids(&start),
+        ["moves #1", "draw #1 offer", "resign #1"]
+    );
+    let thread = bot
+        .fake
+        .next(
+            "POST",
+            &format!("/channels/{CHANNEL}/messages/8001/threads"),
+        )
+        .await;
+    assert_eq!(thread.json["name"], "Game #1");
+    let welcome = bot.fake.next("POST", "/messages").await;
+    let thread_id: u64 = welcome
+        .path
+        .split('/')
+        .nth(4)
+        .and_then(|s| s.parse().ok())
+        .expect("a thread id");
+    assert!(text(&welcome).contains("type your moves in this thread"));
+
+    // In the thread, alice completes a move: at most 25 legal moves containing what she typed.
+    let typed = bot.command(
+        4,
+        ALICE,
+        thread_id,
+        "move",
+        json!([
+            { "name": "move", "type": 3, "value": "e3", "focused": true },
+        ]),
+    );
+    let choices = bot.callback(&typed).await;
+    assert_eq!(choices.json["type"].as_u64(), Some(AUTOCOMPLETE));
+    let choices: Vec<String> = choices.json["data"]["choices"]
+        .as_array()
+        .expect("choices")
+        .iter()
+        .map(|c| c["value"].as_str().expect("a move").to_owned())
+        .collect();
+    assert!(!choices.is_empty() && choices.len() <= 25, "{choices:?}");
+    assert!(
+        choices.iter().all(|c| c.to_lowercase().contains("e3")),
+        "{choices:?}"
+    );
+    let everything = bot.command(
+        4,
+        ALICE,
+        thread_id,
+        "move",
+        json!([
+            { "name": "move", "type": 3, "value": "", "focused": true },
+        ]),
+    );
+    let all = bot.callback(&everything).await;
+    assert_eq!(
+        all.json["data"]["choices"].as_array().map(Vec::len),
+        Some(25)
+    );
+
+    // She plays the completed move with /move: the board, bob's turn with a ping.
+    let played = bot.slash(
+        ALICE,
+        thread_id,
+        "move",
+        json!([option("move", 3, json!(choices[0]))]),
+    );
+    let moved = bot.answer(&played).await;
+    assert_says(&moved, &format!("alice played {}", choices[0]));
+    assert_says(&moved, &format!("<@{BOB}>, your move"));
+    assert_board(&moved);
+
+    // bob types his move in the thread: a message with the board.
+    bot.say(BOB, thread_id, "e7e6");
+    let reply = bot
+        .fake
+        .next("POST", &format!("/channels/{thread_id}/messages"))
+        .await;
+    assert_says(&reply, "bob played e6 in game #1");
+    assert_says(&reply, &format!("<@{ALICE}>"));
+    assert_board(&reply);
+
+    // alice offers a draw; carol cannot answer it, bob declines by button.
+    let offered = bot.slash(
+        ALICE,
+        thread_id,
+        "draw",
+        json!([option("action", 3, json!("offer"))]),
+    );
+    let offer = bot.answer(&offered).await;
+    assert_says(&offer, "offers a draw in game #1");
+    assert_eq!(custom_ids(&offer), ["draw #1 accept", "draw #1 decline"]);
+    let pressed = bot.press(CAROL, thread_id, 8_002, "draw #1 accept");
+    let refusal = bot.private_error(&pressed).await;
+    assert!(refusal.contains("not playing in game #1"), "{refusal}");
+    let pressed = bot.press(BOB, thread_id, 8_002, "draw #1 decline");
+    let declined = bot.answer(&pressed).await;
+    assert_says(&declined, "declined the draw offer");
+
+    // bob resigns: first an ephemeral question, then the confirmation ends the game.
+    let asked = bot.slash(BOB, thread_id, "resign", json!([]));
+    let question = bot.callback(&asked).await;
+    assert_eq!(question.json["type"].as_u64(), Some(MESSAGE));
+    assert_eq!(question.json["data"]["flags"].as_u64(), Some(EPHEMERAL));
+    let buttons: Vec<String> = question.json["data"]["components"][0]["components"]
+        .as_array()
+        .expect("buttons")
+        .iter()
+        .filter_map(|b| b["custom_id"].as_str().map(str::to_owned))
+        .collect();
+    assert_eq!(buttons, ["confirm:resign", "dismiss"]);
+    assert_eq!(
+        bot.service.load(1).await.expect("the game").row.status,
+        "active"
+    );
+    let pressed = bot.press(BOB, thread_id, 8_003, "confirm:resign");
+    let resigned = bot.answer(&pressed).await;
+    assert_says(&resigned, "bob resigned game #1");
+    assert_says(&resigned, "1-0");
+
+    // A move for the finished game is answered privately; autocomplete offers nothing.
+    let late = bot.slash(
+        ALICE,
+        thread_id,
+        "move",
+        json!([
+            option("move", 3, json!("d3d4")),
+            option("game", 4, json!(1)),
+        ]),
+    );
+    let error = bot.private_error(&late).await;
+    assert!(error.contains("Game #1 is over"), "{error}");
+    let typed = bot.command(
+        4,
+        ALICE,
+        thread_id,
+        "move",
+        json!([
+            { "name": "move", "type": 3, "value": "", "focused": true },
+        ]),
+    );
+    let none = bot.callback(&typed).await;
+    assert_eq!(none.json["data"]["choices"], json!([]));
+
+    // Private commands are deferred ephemerally.
+    let asked = bot.slash(CAROL, CHANNEL, "help", json!([]));
+    assert_eq!(bot.acknowledged(&asked).await, (DEFERRED, EPHEMERAL));
+    let help = bot.edited(&asked).await;
+    assert_says(&help, "challenge");
+
+    bot.stop().await;
+}
