@@ -187,7 +187,23 @@ impl Bot {
 
     /// A message typed by `user`.
     fn say(&self, user: u64, channel: u64, text: &str) {
+        self.say_to(user, channel, text, &[]);
+    }
+
+    /// A message typed by `user` that mentions `mentioned`.
+    fn say_to(&self, user: u64, channel: u64, text: &str, mentioned: &[u64]) {
         let mut typed = message(self.id(), channel, user, name(user), text);
+        typed["mentions"] = mentioned
+            .iter()
+            .map(|id| {
+                let who = if *id == APP {
+                    fake::BOT_NAME
+                } else {
+                    name(*id)
+                };
+                fake::user(*id, who)
+            })
+            .collect();
         typed["member"] = json!({ "roles": [], "joined_at": "2026-01-01T09:00:00.000000+00:00", "deaf": false, "mute": false, "flags": 0 });
         self.fake.dispatch("MESSAGE_CREATE", typed);
     }
@@ -553,5 +569,43 @@ async fn reminders_go_by_direct_message_or_else_to_the_thread() {
         .await;
     assert_says(&reminder, &format!("Reminder: <@{ALICE}>"));
     assert_says(&reminder, "59 minutes left");
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn commands_typed_to_the_bot_are_answered_in_the_channel() {
+    let mut bot = Bot::start().await;
+    bot.say_to(
+        ALICE,
+        CHANNEL,
+        &format!("<@{APP}> challenge <@{BOB}> shakti 2 days"),
+        &[APP, BOB],
+    );
+    let challenge = bot
+        .fake
+        .next("POST", &format!("/channels/{CHANNEL}/messages"))
+        .await;
+    assert_says(
+        &challenge,
+        &format!("alice challenges <@{BOB}> to Shakti (2 days"),
+    );
+    assert_eq!(custom_ids(&challenge), ["accept 1", "decline 1"]);
+
+    // A message that is not for the bot and no move is left alone.
+    bot.say(CAROL, CHANNEL, "nice weather today, isn't it, everyone?");
+    bot.say_to(BOB, CHANNEL, &format!("<@{APP}> accept"), &[APP]);
+    let start = bot
+        .fake
+        .next("POST", &format!("/channels/{CHANNEL}/messages"))
+        .await;
+    assert_says(&start, "Game #1 (Shakti) starts");
+    assert_board(&start);
+    let thread = bot.fake.next("POST", "/threads").await;
+    assert!(
+        thread
+            .path
+            .contains(&format!("/channels/{CHANNEL}/messages/"))
+    );
+    assert_eq!(thread.json["name"], "Game #1");
     bot.stop().await;
 }
