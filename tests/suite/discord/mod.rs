@@ -609,3 +609,30 @@ async fn commands_typed_to_the_bot_are_answered_in_the_channel() {
     assert_eq!(thread.json["name"], "Game #1");
     bot.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_interaction_delivered_twice_is_acted_on_once() {
+    let mut bot = Bot::start().await;
+    let data = json!({
+        "id": "777",
+        "name": "challenge",
+        "type": 1,
+        "options": [option("variant", 3, json!("chad"))],
+    });
+    let (id, interaction) = bot.interaction(2, ALICE, CHANNEL, data);
+    let token = format!("{id}/token-{id}");
+    bot.fake.dispatch("INTERACTION_CREATE", interaction.clone());
+    assert_says(&bot.answer(&token).await, "Challenge #1");
+    bot.fake.dispatch("INTERACTION_CREATE", interaction);
+    assert_eq!(bot.acknowledged(&token).await, (DEFERRED, 0));
+    bot.fake
+        .next(
+            "DELETE",
+            &format!("/webhooks/{APP}/token-{id}/messages/@original"),
+        )
+        .await;
+    let store = bot.service.store();
+    assert!(store.challenge(1).await.expect("read").is_some());
+    assert!(store.challenge(2).await.expect("read").is_none());
+    bot.stop().await;
+}
