@@ -24,7 +24,7 @@ pub const BOT_NAME: &str = "Pigeon";
 
 /// How long a test waits for serenity's next request before it fails (a hang guard, not a
 /// speed goal).
-const PATIENCE: Duration = Duration::from_secs(10);
+const PATIENCE: Duration = Duration::from_secs(60);
 
 /// A file attached to a request.
 #[derive(Debug, Clone)]
