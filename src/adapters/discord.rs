@@ -299,12 +299,27 @@ fn user_of(user: &serenity::all::User) -> User {
     User::new(PLATFORM, &user.id.to_string(), name)
 }
 
-/// Where a Discord channel is, as a [`Place`].
-fn place_of(channel: ChannelId, guild: Option<GuildId>) -> Place {
-    let place = Place::new(PLATFORM, &channel.to_string());
-    match guild {
-        Some(guild) => place.in_community(&guild.to_string()),
-        None => place,
+/// A Discord channel (or thread, or direct message) and its server.
+#[derive(Debug)]
+struct Spot {
+    channel: ChannelId,
+    guild: Option<GuildId>,
+    /// The same, as the service knows it.
+    place: Place,
+}
+
+impl Spot {
+    fn new(channel: ChannelId, guild: Option<GuildId>) -> Spot {
+        let place = Place::new(PLATFORM, &channel.to_string());
+        let place = match guild {
+            Some(guild) => place.in_community(&guild.to_string()),
+            None => place,
+        };
+        Spot {
+            channel,
+            guild,
+            place,
+        }
     }
 }
 
@@ -459,9 +474,7 @@ macro_rules! asked {
 struct Asked {
     id: InteractionId,
     token: String,
-    channel: ChannelId,
-    guild: Option<GuildId>,
-    place: Place,
+    spot: Spot,
     user: User,
 }
 
@@ -476,16 +489,14 @@ impl Asked {
         Asked {
             id,
             token: token.to_owned(),
-            channel,
-            guild,
-            place: place_of(channel, guild),
+            spot: Spot::new(channel, guild),
             user: user_of(user),
         }
     }
 
     fn incoming(&self, text: String, mentions: Vec<User>) -> Incoming {
         Incoming {
-            place: self.place.clone(),
+            place: self.spot.place.clone(),
             user: self.user.clone(),
             text,
             event_id: Some(self.id.to_string()),
@@ -622,7 +633,7 @@ impl Handler {
         let mut response = CreateAutocompleteResponse::new();
         match focused.name {
             "game" => {
-                let games = chat::open_games(&self.service, &asked.place, &asked.user)
+                let games = chat::open_games(&self.service, &asked.spot.place, &asked.user)
                     .await
                     .unwrap_or_default();
                 for game in games
@@ -642,7 +653,7 @@ impl Handler {
                 });
                 let moves = chat::move_choices(
                     &self.service,
-                    &asked.place,
+                    &asked.spot.place,
                     &asked.user,
                     game,
                     &typed,
@@ -663,11 +674,11 @@ impl Handler {
 
     /// The `threads on|off` setting of a server.
     async fn threads(&self, asked: &Asked, text: &str) -> Reply {
-        if asked.guild.is_none() {
+        if asked.spot.guild.is_none() {
             return Reply::private("Threads are a server setting; use this in a server.");
         }
         let on = !text.ends_with("off");
-        match self.service.set_threads(&asked.place, on).await {
+        match self.service.set_threads(&asked.spot.place, on).await {
             Ok(()) if on => Reply::private("Each new game in this server gets a thread."),
             Ok(()) => Reply::private("New games in this server are played in their channel."),
             Err(error) => Reply::private(error.to_string()),
@@ -712,7 +723,7 @@ impl Handler {
             };
             if let (Some(game), Some(sent)) = (reply.started, sent) {
                 let from = source.unwrap_or(sent.id);
-                if let Some(problem) = self.open_thread(http, asked, game, from).await {
+                if let Some(problem) = self.open_thread(http, &asked.spot, game, from).await {
                     asked.followup(http, notice(problem)).await;
                 }
             }
@@ -724,19 +735,19 @@ impl Handler {
     async fn open_thread(
         &self,
         http: &Http,
-        asked: &Asked,
+        spot: &Spot,
         game: i64,
         from: MessageId,
     ) -> Option<String> {
-        let guild = asked.guild?;
-        match self.service.threads_on(&asked.place).await {
+        let guild = spot.guild?;
+        match self.service.threads_on(&spot.place).await {
             Ok(true) => {}
             Ok(false) => return None,
             Err(error) => return Some(error.to_string()),
         }
         let builder = CreateThread::new(format!("Game #{game}"))
             .auto_archive_duration(AutoArchiveDuration::OneWeek);
-        let thread = match asked
+        let thread = match spot
             .channel
             .create_thread_from_message(http, from, builder)
             .await
@@ -755,7 +766,7 @@ impl Handler {
                 );
             }
         };
-        let place = place_of(thread.id, Some(guild));
+        let place = Spot::new(thread.id, Some(guild)).place;
         if let Err(error) = self.service.move_game_to(game, &place).await {
             return Some(error.to_string());
         }
@@ -803,8 +814,9 @@ impl Handler {
                 mentions.push(mentioned);
             }
         }
+        let spot = Spot::new(message.channel_id, message.guild_id);
         let incoming = Incoming {
-            place: place_of(message.channel_id, message.guild_id),
+            place: spot.place.clone(),
             user: user_of(&message.author),
             text,
             event_id: Some(message.id.to_string()),
@@ -814,18 +826,10 @@ impl Handler {
         let replies = chat::handle(&self.service, &incoming).await;
         for reply in &replies {
             let sent = send(&ctx.http, message.channel_id, outgoing(reply)).await;
-            if let (Some(game), Some(sent)) = (reply.started, sent) {
-                let asked = Asked {
-                    id: InteractionId::new(message.id.get()),
-                    token: String::new(),
-                    channel: message.channel_id,
-                    guild: message.guild_id,
-                    place: incoming.place.clone(),
-                    user: incoming.user.clone(),
-                };
-                if let Some(problem) = self.open_thread(&ctx.http, &asked, game, sent.id).await {
-                    send(&ctx.http, message.channel_id, notice(problem)).await;
-                }
+            if let (Some(game), Some(sent)) = (reply.started, sent)
+                && let Some(problem) = self.open_thread(&ctx.http, &spot, game, sent.id).await
+            {
+                send(&ctx.http, message.channel_id, notice(problem)).await;
             }
         }
     }

@@ -47,6 +47,8 @@ pub struct Recorded {
 struct Log {
     requests: Vec<Recorded>,
     next_id: u64,
+    /// Requests refused with a Discord error code: (method, path fragment, code).
+    refusals: Vec<(String, String, u64)>,
 }
 
 impl Log {
@@ -113,6 +115,14 @@ impl FakeDiscord {
             .expect("the gateway runs");
     }
 
+    /// From now on, refuses requests with this method whose path contains `path`, with a
+    /// Discord error code (50013 missing permissions, 50007 no direct messages).
+    pub fn refuse(&self, method: &str, path: &str, code: u64) {
+        let mut log = self.log.lock().expect("the log");
+        log.refusals
+            .push((method.to_owned(), path.to_owned(), code));
+    }
+
     /// The next request (after those already looked at) with this method whose path
     /// contains `path`; the requests in between are skipped.
     pub async fn next(&mut self, method: &str, path: &str) -> Recorded {
@@ -147,7 +157,11 @@ impl FakeDiscord {
         let log = self.log.lock().expect("the log");
         log.requests
             .iter()
-            .map(|r| format!("{} {} {}", r.method, r.path, r.json))
+            .map(|r| {
+                let json = r.json.to_string();
+                let json: String = json.chars().take(300).collect();
+                format!("{} {} {json}", r.method, r.path)
+            })
             .collect::<Vec<_>>()
             .join("\n")
     }
@@ -218,7 +232,12 @@ async fn connection(
         };
         changed.notify_waiters();
         let body = answer.map(|v| v.to_string()).unwrap_or_default();
-        let reason = if status == 204 { "No Content" } else { "OK" };
+        let reason = match status {
+            204 => "No Content",
+            403 => "Forbidden",
+            404 => "Not Found",
+            _ => "OK",
+        };
         let head = format!(
             "HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
             body.len()
@@ -304,6 +323,16 @@ fn respond(
     json: &Value,
     ws: &str,
 ) -> (u16, Option<Value>) {
+    let refused = log
+        .refusals
+        .iter()
+        .find(|(m, p, _)| m == method && path.contains(p.as_str()));
+    if let Some((_, _, code)) = refused {
+        return (
+            403,
+            Some(json!({ "message": "Missing Permissions", "code": code })),
+        );
+    }
     let path = path.split('?').next().unwrap_or(path);
     let segments: Vec<&str> = path.trim_start_matches("/api/v10/").split('/').collect();
     match (method, segments.as_slice()) {

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use pigeon::adapters::discord::{self, DiscordConfig};
 use pigeon::config::Secret;
-use pigeon::service::{ManualClock, Service};
+use pigeon::service::{DAY, HOUR, ManualClock, Service};
 use serde_json::{Value, json};
 use tokio::sync::watch;
 
@@ -39,6 +39,7 @@ fn name(id: u64) -> &'static str {
 struct Bot {
     fake: FakeDiscord,
     service: Service,
+    clock: ManualClock,
     stop: watch::Sender<bool>,
     task: tokio::task::JoinHandle<Result<(), discord::DiscordError>>,
     ids: AtomicU64,
@@ -47,15 +48,26 @@ struct Bot {
 
 impl Bot {
     async fn start() -> Bot {
-        let _ = tracing_subscriber::fmt().with_test_writer().try_init();
+        Bot::ticking(Duration::from_secs(3600)).await
+    }
+
+    /// A bot that looks at the clocks every `tick`.
+    async fn ticking(tick: Duration) -> Bot {
+        let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+            .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+        let _ = tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_test_writer()
+            .try_init();
         let dir = tempfile::tempdir().expect("a temporary folder");
-        let service = open(&dir.path().join("discord.db"), &ManualClock::new(START)).await;
+        let clock = ManualClock::new(START);
+        let service = open(&dir.path().join("discord.db"), &clock).await;
         let mut fake = FakeDiscord::start().await;
         let config = DiscordConfig {
             guild_id: Some(GUILD),
             message_content: true,
             api_base: Some(fake.api.clone()),
-            tick: Duration::from_secs(3600),
+            tick,
             ..DiscordConfig::new(Secret::new("fake-token"))
         };
         let (stop, shutdown) = watch::channel(false);
@@ -90,6 +102,7 @@ impl Bot {
         Bot {
             fake,
             service,
+            clock,
             stop,
             task,
             ids: AtomicU64::new(50_000),
@@ -151,6 +164,17 @@ impl Bot {
         format!("{id}/token-{id}")
     }
 
+    /// `from` challenges `to` to Chak as White with `/challenge`; the public answer.
+    async fn challenge(&mut self, from: u64, to: u64) -> Recorded {
+        let options = json!([
+            option("opponent", 6, json!(to.to_string())),
+            option("variant", 3, json!("chak")),
+            option("colour", 3, json!("white")),
+        ]);
+        let asked = self.slash(from, CHANNEL, "challenge", options);
+        self.answer(&asked).await
+    }
+
     /// A button press on a message of the bot; returns the interaction's token.
     fn press(&self, user: u64, channel: u64, on: u64, custom_id: &str) -> String {
         let data = json!({ "custom_id": custom_id, "component_type": 2 });
@@ -163,7 +187,23 @@ impl Bot {
 
     /// A message typed by `user`.
     fn say(&self, user: u64, channel: u64, text: &str) {
+        self.say_to(user, channel, text, &[]);
+    }
+
+    /// A message typed by `user` that mentions `mentioned`.
+    fn say_to(&self, user: u64, channel: u64, text: &str, mentioned: &[u64]) {
         let mut typed = message(self.id(), channel, user, name(user), text);
+        typed["mentions"] = mentioned
+            .iter()
+            .map(|id| {
+                let who = if *id == APP {
+                    fake::BOT_NAME
+                } else {
+                    name(*id)
+                };
+                fake::user(*id, who)
+            })
+            .collect();
         typed["member"] = json!({ "roles": [], "joined_at": "2026-01-01T09:00:00.000000+00:00", "deaf": false, "mute": false, "flags": 0 });
         self.fake.dispatch("MESSAGE_CREATE", typed);
     }
@@ -284,17 +324,7 @@ async fn a_whole_game_through_slash_commands_buttons_and_a_thread() {
     let mut bot = Bot::start().await;
 
     // alice challenges bob; the answer pings exactly bob and offers accept / decline.
-    let asked = bot.slash(
-        ALICE,
-        CHANNEL,
-        "challenge",
-        json!([
-            option("opponent", 6, json!(BOB.to_string())),
-            option("variant", 3, json!("chak")),
-            option("colour", 3, json!("white")),
-        ]),
-    );
-    let challenge = bot.answer(&asked).await;
+    let challenge = bot.challenge(ALICE, BOB).await;
     assert_says(&challenge, &format!("<@{BOB}>"));
     assert_eq!(
         challenge.json["allowed_mentions"]["users"],
@@ -461,5 +491,148 @@ async fn a_whole_game_through_slash_commands_buttons_and_a_thread() {
     let help = bot.edited(&asked).await;
     assert_says(&help, "challenge");
 
+    bot.stop().await;
+}
+
+/// alice challenges bob and bob accepts with `/accept`; the game's thread id.
+async fn started(bot: &mut Bot) -> u64 {
+    bot.challenge(ALICE, BOB).await;
+    let accepted = bot.slash(BOB, CHANNEL, "accept", json!([]));
+    let start = bot.answer(&accepted).await;
+    assert_says(&start, "starts");
+    bot.fake.next("POST", "/threads").await;
+    let welcome = bot.fake.next("POST", "/messages").await;
+    welcome
+        .path
+        .split('/')
+        .nth(4)
+        .and_then(|s| s.parse().ok())
+        .expect("a thread id")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn missing_permissions_are_named_and_threads_can_be_turned_off() {
+    let mut bot = Bot::start().await;
+    bot.fake.refuse("POST", "/threads", 50013);
+    bot.challenge(ALICE, BOB).await;
+    let pressed = bot.press(BOB, CHANNEL, 8_001, "accept 1");
+    let start = bot.answer(&pressed).await;
+    assert_board(&start);
+    bot.fake.next("POST", "/messages/8001/threads").await;
+    let problem = bot.followup(&pressed).await;
+    assert_says(&problem, "I need the **Create Public Threads** permission");
+    assert_says(&problem, "The game goes on in this channel");
+    assert_eq!(problem.json["flags"].as_u64().unwrap_or(0) & EPHEMERAL, 0);
+
+    // An admin turns threads off: the next game stays in its channel.
+    let asked = bot.slash(
+        ALICE,
+        CHANNEL,
+        "threads",
+        json!([option("threads", 3, json!("off"))]),
+    );
+    assert_eq!(bot.acknowledged(&asked).await, (DEFERRED, EPHEMERAL));
+    assert_says(&bot.edited(&asked).await, "played in their channel");
+    bot.challenge(CAROL, ALICE).await;
+    let accepted = bot.slash(ALICE, CHANNEL, "accept", json!([]));
+    assert_says(&bot.answer(&accepted).await, "Game #2");
+    let asked = bot.slash(CAROL, CHANNEL, "help", json!([]));
+    bot.edited(&asked).await;
+    assert_eq!(
+        bot.fake.summary().matches("/threads").count(),
+        1,
+        "{}",
+        bot.fake.summary()
+    );
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reminders_go_by_direct_message_or_else_to_the_thread() {
+    let mut bot = Bot::ticking(Duration::from_millis(20)).await;
+    let thread = started(&mut bot).await;
+
+    // A day before alice's deadline: a direct message.
+    bot.clock.advance(2 * DAY + 60);
+    let dm = bot.fake.next("POST", "/users/@me/channels").await;
+    assert_eq!(dm.json["recipient_id"], ALICE.to_string());
+    let reminder = bot.fake.next("POST", "/messages").await;
+    assert_says(&reminder, &format!("Reminder: <@{ALICE}>"));
+    assert_says(&reminder, "game #1");
+
+    // alice accepts no direct messages: the last hour's reminder goes to the thread.
+    bot.fake.refuse("POST", "/users/@me/channels", 50007);
+    bot.clock.advance(DAY - HOUR);
+    let reminder = bot
+        .fake
+        .next("POST", &format!("/channels/{thread}/messages"))
+        .await;
+    assert_says(&reminder, &format!("Reminder: <@{ALICE}>"));
+    assert_says(&reminder, "59 minutes left");
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn commands_typed_to_the_bot_are_answered_in_the_channel() {
+    let mut bot = Bot::start().await;
+    bot.say_to(
+        ALICE,
+        CHANNEL,
+        &format!("<@{APP}> challenge <@{BOB}> shakti 2 days"),
+        &[APP, BOB],
+    );
+    let challenge = bot
+        .fake
+        .next("POST", &format!("/channels/{CHANNEL}/messages"))
+        .await;
+    assert_says(
+        &challenge,
+        &format!("alice challenges <@{BOB}> to Shakti (2 days"),
+    );
+    assert_eq!(custom_ids(&challenge), ["accept 1", "decline 1"]);
+
+    // A message that is not for the bot and no move is left alone.
+    bot.say(CAROL, CHANNEL, "nice weather today, isn't it, everyone?");
+    bot.say_to(BOB, CHANNEL, &format!("<@{APP}> accept"), &[APP]);
+    let start = bot
+        .fake
+        .next("POST", &format!("/channels/{CHANNEL}/messages"))
+        .await;
+    assert_says(&start, "Game #1 (Shakti) starts");
+    assert_board(&start);
+    let thread = bot.fake.next("POST", "/threads").await;
+    assert!(
+        thread
+            .path
+            .contains(&format!("/channels/{CHANNEL}/messages/"))
+    );
+    assert_eq!(thread.json["name"], "Game #1");
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_interaction_delivered_twice_is_acted_on_once() {
+    let mut bot = Bot::start().await;
+    let data = json!({
+        "id": "777",
+        "name": "challenge",
+        "type": 1,
+        "options": [option("variant", 3, json!("chad"))],
+    });
+    let (id, interaction) = bot.interaction(2, ALICE, CHANNEL, data);
+    let token = format!("{id}/token-{id}");
+    bot.fake.dispatch("INTERACTION_CREATE", interaction.clone());
+    assert_says(&bot.answer(&token).await, "Challenge #1");
+    bot.fake.dispatch("INTERACTION_CREATE", interaction);
+    assert_eq!(bot.acknowledged(&token).await, (DEFERRED, 0));
+    bot.fake
+        .next(
+            "DELETE",
+            &format!("/webhooks/{APP}/token-{id}/messages/@original"),
+        )
+        .await;
+    let store = bot.service.store();
+    assert!(store.challenge(1).await.expect("read").is_some());
+    assert!(store.challenge(2).await.expect("read").is_none());
     bot.stop().await;
 }
