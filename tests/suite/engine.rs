@@ -260,3 +260,34 @@ fn the_engine_declines_a_draw_unless_clearly_worse() {
     assert!(!engine::accepts_draw(&start, Color::White, 1));
     assert!(!engine::accepts_draw(&start, Color::Black, 1));
 }
+
+/// Prints how long each level thinks about a middlegame position of every game (the goal is
+/// at most 2 s at every level; the figures go in the closing notes, not in an assertion).
+#[test]
+#[ignore = "takes about 15 s; prints the engine's thinking times"]
+fn every_level_answers_in_every_game() {
+    for variant in Variant::ALL {
+        // A position up to twenty random plies in, where the game goes on.
+        let mut record = Record::new(VariantPosition::start(variant));
+        let mut rng = fastrand::Rng::with_seed(9);
+        while record.moves().len() < 20 {
+            let mv = random_move(record.position(), &mut rng);
+            if record.position().play(&mv).outcome().is_some() {
+                break;
+            }
+            play(&mut record, &mv);
+        }
+        for number in 1..=5 {
+            let level = Level::new(number).expect("1 to 5 are levels");
+            let started = Instant::now();
+            let choice = engine::choose(&record, level, 1).expect("the game goes on");
+            println!(
+                "{variant} level {number}: {:.3} s, depth {}, {} nodes",
+                started.elapsed().as_secs_f64(),
+                choice.depth,
+                choice.nodes
+            );
+            assert!(record.position().legal_moves().contains(&choice.mv));
+        }
+    }
+}

@@ -488,3 +488,87 @@ async fn a_game_moves_to_a_thread_and_threads_are_a_community_setting() {
         .expect("stored");
     assert!(store.threads_on("discord", "guild").await.expect("read"));
 }
+
+#[tokio::test]
+async fn only_finished_rated_games_with_a_result_are_rated_and_only_once() {
+    let (_dir, store) = store().await;
+    let alice = player(&store, "alice").await;
+    let bob = player(&store, "bob").await;
+    let fixed = |_: &pigeon::store::RatingUpdate| {
+        let rating = |rating| pigeon::store::Glicko {
+            rating,
+            deviation: 300.0,
+            volatility: 0.06,
+        };
+        [rating(1600.0), rating(1400.0)]
+    };
+    let active = store
+        .create_game(&game(alice.id, bob.id))
+        .await
+        .expect("created");
+    let aborted = store
+        .create_game(&game(alice.id, bob.id))
+        .await
+        .expect("created");
+    let casual = NewGame {
+        rated: false,
+        ..game(alice.id, bob.id)
+    };
+    let casual = store.create_game(&casual).await.expect("created");
+    let rated = store
+        .create_game(&game(alice.id, bob.id))
+        .await
+        .expect("created");
+    for (id, result, reason) in [
+        (aborted.id, None, "aborted"),
+        (casual.id, Some("1-0"), "resignation"),
+        (rated.id, Some("1-0"), "resignation"),
+    ] {
+        store
+            .finish_game(id, 0, result, reason, NOW)
+            .await
+            .expect("finished");
+    }
+    assert_eq!(store.unrated_games().await.expect("query"), [rated.id]);
+    for id in [active.id, aborted.id, casual.id] {
+        assert!(!store.rate_game(id, NOW, fixed).await.expect("no error"));
+    }
+    assert!(store.rate_game(rated.id, NOW, fixed).await.expect("rated"));
+    assert!(
+        !store
+            .rate_game(rated.id, NOW, fixed)
+            .await
+            .expect("no error")
+    );
+    assert!(store.unrated_games().await.expect("query").is_empty());
+    let board = store
+        .leaderboard("general", "chak", 10)
+        .await
+        .expect("query");
+    let names: Vec<(&str, f64, i64)> = board
+        .iter()
+        .map(|row| (row.display_name.as_str(), row.rating, row.games))
+        .collect();
+    assert_eq!(names, [("alice", 1600.0, 1), ("bob", 1400.0, 1)]);
+    let history = store
+        .rating_history(bob.id, "general", "chak", 5)
+        .await
+        .expect("query");
+    assert_eq!(history.len(), 1);
+    assert_eq!(
+        (history[0].before, history[0].after, history[0].score),
+        (1500.0, 1400.0, 0.0)
+    );
+    let results = store.results_of(alice.id, "general").await.expect("query");
+    // The casual and the rated win count; the aborted game has no result.
+    assert_eq!(
+        (results[0].wins, results[0].losses, results[0].draws),
+        (2, 0, 0)
+    );
+    assert_eq!(
+        store.ratings_of(bob.id, "elsewhere").await.expect("query"),
+        []
+    );
+    let bots = store.active_bot_games().await.expect("query");
+    assert!(bots.is_empty());
+}
