@@ -9,7 +9,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use pigeon::adapters::console;
 use pigeon::cli;
 use pigeon::rules::{Color, Variant};
-use pigeon::service::{Service, SystemClock};
+use pigeon::service::{RateLimit, Service, SystemClock};
 use pigeon::store::Store;
 use tracing_subscriber::EnvFilter;
 
@@ -341,7 +341,8 @@ async fn discord_main(db: PathBuf, config: pigeon::adapters::discord::DiscordCon
     let store = Store::open(&db)
         .await
         .map_err(|e| format!("{}: {e}", db.display()))?;
-    let service = Service::new(store.clone(), Arc::new(SystemClock));
+    let service =
+        Service::new(store.clone(), Arc::new(SystemClock)).with_rate_limit(RateLimit::CHAT);
     let result = pigeon::adapters::discord::run(service, config, shutdown_signal()).await;
     store.close().await;
     result.map_err(|e| e.to_string())

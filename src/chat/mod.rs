@@ -328,9 +328,14 @@ async fn move_and_answer(service: &Service, done: &MoveDone) -> Vec<Reply> {
     replies
 }
 
+/// Whether the game is on and the bot is to move.
+fn bot_to_move(state: &GameState) -> bool {
+    state.is_active() && state.bot_side() == Some(state.turn())
+}
+
 /// The bot's move, if it is the bot's turn in `state`.
 async fn bot_answer(service: &Service, state: &GameState) -> Vec<Reply> {
-    if !state.is_active() || state.bot_side() != Some(state.turn()) {
+    if !bot_to_move(state) {
         return Vec::new();
     }
     match service.bot_move(state.row.id).await {
@@ -494,13 +499,19 @@ async fn start_reply(service: &Service, state: &GameState) -> Result<Reply, Serv
         state.variant,
         state.side_label(Color::White),
         state.side_label(Color::Black)
-    ))
-    .name(user_of(first), ping)
-    .and(format!(
-        ", you move first. You have {} per move.{kind}",
-        clock::format_duration(state.row.days_per_move * clock::DAY)
-    ))
-    .with_picture(board_picture(service, state, None, Some(first.id)).await);
+    ));
+    let reply = if bot_to_move(state) {
+        // The bot's first move follows at once, with the board.
+        reply.and(format!("I move first.{kind}"))
+    } else {
+        reply
+            .name(user_of(first), ping)
+            .and(format!(
+                ", you move first. You have {} per move.{kind}",
+                clock::format_duration(state.row.days_per_move * clock::DAY)
+            ))
+            .with_picture(board_picture(service, state, None, Some(first.id)).await)
+    };
     Ok(Reply {
         started: Some(state.row.id),
         ..game_actions(reply, state)
@@ -526,6 +537,10 @@ async fn move_replies(service: &Service, done: &MoveDone) -> Vec<Reply> {
         ));
     }
     let mut reply = Reply::text(parts.join(" "));
+    if bot_to_move(state) {
+        // The bot's answer follows at once, with the board: no ping, deadline or picture here.
+        return vec![reply];
+    }
     if let Some(result) = state.result_text() {
         reply = reply.and(format!(" Game over: {result}."));
     } else if let Some(next) = state.to_move() {
