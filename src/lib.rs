@@ -10,7 +10,8 @@
 //!   [`rules::Position`] trait, the game registry, outcomes, move errors and game records.
 //! - [`store`]: the SQLite game database (the only module with SQL).
 //! - [`service`]: the use cases of correspondence play, independent of any chat platform.
-//! - [`adapters`]: thin translations between chat platforms and [`chat`] (the console).
+//! - [`adapters`]: thin translations between chat platforms and [`chat`] (the console, and
+//!   the Matrix bot with the `matrix` feature).
 //! - [`chat`]: the command grammar, help and replies, the same on every platform.
 //! - [`render`]: board pictures: a position (last move, checks, viewpoint, caption) to PNG
 //!   bytes, and a whole game to an animated GIF; pure, with embedded art and font.

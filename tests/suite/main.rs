@@ -3,11 +3,15 @@
 //! Test data copied from the rules specification and the independent oracles lives in
 //! `tests/data/`; nothing here reads files outside the repository.
 
+#![recursion_limit = "256"]
+
 mod chad;
 mod chak;
 mod chesscala;
 mod cli;
 mod common;
+#[cfg(feature = "matrix")]
+mod matrix;
 mod oracle;
 mod render;
 mod service;
