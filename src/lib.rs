@@ -10,8 +10,8 @@
 //!   [`rules::Position`] trait, the game registry, outcomes, move errors and game records.
 //! - [`store`]: the SQLite game database (the only module with SQL).
 //! - [`service`]: the use cases of correspondence play, independent of any chat platform.
-//! - [`adapters`]: thin translations between chat platforms and [`chat`]: the console, and
-//!   Discord with the `discord` feature.
+//! - [`adapters`]: thin translations between chat platforms and [`chat`]: the console,
+//!   Discord with the `discord` feature, and Matrix with the `matrix` feature.
 //! - [`chat`]: the command grammar, help and replies, the same on every platform.
 //! - [`engine`]: the built-in opponent, an alpha-beta search over the rules core at five
 //!   levels; pure and synchronous, seeded randomness.

@@ -1,16 +1,22 @@
 //! The `pigeon` command: the chat bots and the command-line tools.
 
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use pigeon::adapters::console;
+#[cfg(feature = "matrix")]
+use pigeon::adapters::matrix::{self, MatrixConfig};
 use pigeon::cli;
+use pigeon::config::Secret;
 use pigeon::rules::{Color, Variant};
 use pigeon::service::{RateLimit, Service, SystemClock};
 use pigeon::store::Store;
+use tokio::sync::watch;
+use tokio::task::JoinSet;
+use tracing::{error, info};
 use tracing_subscriber::EnvFilter;
 
 /// Pigeon plays Chak, Shakti, Chad and Chesscala by correspondence in chat.
@@ -44,23 +50,35 @@ enum Command {
         #[arg(long)]
         script: Option<PathBuf>,
     },
-    /// Run the Discord bot until Ctrl-C (or SIGTERM).
+    /// Run the Discord bot (configured from DISCORD_* variables; see .env.example), until
+    /// SIGINT or SIGTERM.
     #[cfg(feature = "discord")]
     Discord {
-        /// The bot token from the Discord developer portal.
-        #[arg(long, env = "DISCORD_TOKEN", hide_env_values = true)]
-        token: pigeon::config::Secret,
-        /// Register the slash commands in this server only (they show at once); globally
-        /// without (Discord may take up to an hour to show them).
-        #[arg(long, env = "DISCORD_GUILD_ID")]
-        guild_id: Option<u64>,
-        /// Ask for the Message Content intent, so that bare moves typed in a game's thread
-        /// are played (enable it in the developer portal first).
-        #[arg(long, env = "DISCORD_MESSAGE_CONTENT", default_value_t = false)]
-        message_content: bool,
         /// The game database (created on first start).
         #[arg(long, env = "PIGEON_DB", default_value = "pigeon.db")]
         db: PathBuf,
+        #[command(flatten)]
+        discord: DiscordArgs,
+    },
+    /// Run the Matrix bot (configured from MATRIX_* variables; see .env.example).
+    #[cfg(feature = "matrix")]
+    Matrix {
+        /// The game database (created on first start).
+        #[arg(long, env = "PIGEON_DB", default_value = "pigeon.db")]
+        db: PathBuf,
+        #[command(flatten)]
+        matrix: MatrixArgs,
+    },
+    /// Run every configured chat bot (Discord when DISCORD_TOKEN is set, Matrix when
+    /// MATRIX_HOMESERVER is set) in one process on one game database, until SIGINT or SIGTERM.
+    Serve {
+        /// The game database (created on first start).
+        #[arg(long, env = "PIGEON_DB", default_value = "pigeon.db")]
+        db: PathBuf,
+        #[command(flatten)]
+        discord: DiscordArgs,
+        #[command(flatten)]
+        matrix: MatrixArgs,
     },
     /// Print the legal moves of a position, sorted, separated by ", ". Without POSITION, read
     /// positions from standard input, one per line, and print one line for each.
@@ -132,6 +150,111 @@ enum Command {
     },
 }
 
+/// How the Discord bot connects, from the environment.
+#[cfg_attr(not(feature = "discord"), allow(dead_code))]
+#[derive(Debug, clap::Args)]
+struct DiscordArgs {
+    /// The bot token from the Discord developer portal (environment only).
+    #[arg(
+        long = "discord-token",
+        env = "DISCORD_TOKEN",
+        hide = true,
+        hide_env_values = true
+    )]
+    token: Option<Secret>,
+    /// Register the slash commands in this server only (they show at once); globally
+    /// without (Discord may take up to an hour to show them).
+    #[arg(long = "discord-guild-id", env = "DISCORD_GUILD_ID")]
+    guild_id: Option<u64>,
+    /// Ask for the Message Content intent, so that bare moves typed in a game's thread are
+    /// played (enable it in the developer portal first).
+    #[arg(
+        long = "discord-message-content",
+        env = "DISCORD_MESSAGE_CONTENT",
+        default_value_t = false
+    )]
+    message_content: bool,
+}
+
+#[cfg(feature = "discord")]
+impl DiscordArgs {
+    /// The bot's config, or `None` when no token is set.
+    fn config(self) -> Option<pigeon::adapters::discord::DiscordConfig> {
+        let token = self.token?;
+        Some(pigeon::adapters::discord::DiscordConfig {
+            guild_id: self.guild_id,
+            message_content: self.message_content,
+            ..pigeon::adapters::discord::DiscordConfig::new(token)
+        })
+    }
+}
+
+/// How the Matrix bot connects, from the environment.
+#[cfg_attr(not(feature = "matrix"), allow(dead_code))]
+#[derive(Debug, clap::Args)]
+struct MatrixArgs {
+    /// The homeserver's URL, such as https://matrix.example.org.
+    #[arg(long = "matrix-homeserver", env = "MATRIX_HOMESERVER")]
+    homeserver: Option<String>,
+    /// The bot's account, @pigeon:example.org or just pigeon.
+    #[arg(long = "matrix-user", env = "MATRIX_USER")]
+    user: Option<String>,
+    /// The account's password, for the first login only (environment only).
+    #[arg(
+        long = "matrix-password",
+        env = "MATRIX_PASSWORD",
+        hide = true,
+        hide_env_values = true
+    )]
+    password: Option<Secret>,
+    /// The folder of the bot's Matrix state, keys and login [default: <db>-matrix beside the
+    /// game database].
+    #[arg(long = "matrix-store", env = "MATRIX_STORE")]
+    store: Option<PathBuf>,
+    /// The command prefix in rooms.
+    #[arg(
+        long = "matrix-prefix",
+        env = "MATRIX_PREFIX",
+        default_value = "!pigeon"
+    )]
+    prefix: String,
+    /// Join rooms only on invites from these servers (comma-separated; default: any).
+    #[arg(
+        long = "matrix-allowed-servers",
+        env = "MATRIX_ALLOWED_SERVERS",
+        default_value = ""
+    )]
+    allowed_servers: String,
+}
+
+#[cfg(feature = "matrix")]
+impl MatrixArgs {
+    /// The bot's config, or `None` when no homeserver is set.
+    fn config(self, db: &Path) -> Result<Option<MatrixConfig>, String> {
+        let Some(homeserver) = self.homeserver else {
+            return Ok(None);
+        };
+        let user = self
+            .user
+            .ok_or("MATRIX_USER is not set: name the bot's account, such as @pigeon:example.org")?;
+        let store = self.store.unwrap_or_else(|| {
+            let stem = db.file_stem().map_or_else(
+                || String::from("pigeon"),
+                |stem| stem.to_string_lossy().into_owned(),
+            );
+            db.with_file_name(format!("{stem}-matrix"))
+        });
+        Ok(Some(MatrixConfig {
+            homeserver,
+            user,
+            password: self.password,
+            store,
+            prefix: self.prefix,
+            allowed_servers: matrix::parse_servers(&self.allowed_servers),
+        }))
+    }
+}
+
 /// A side on the command line.
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum Side {
@@ -148,26 +271,71 @@ fn main() -> ExitCode {
         Command::Console { db, out, script } => return run_async(console_main(db, out, script)),
         Command::Backup { file, db } => return run_async(backup_main(db, file)),
         #[cfg(feature = "discord")]
-        Command::Discord {
-            token,
-            guild_id,
-            message_content,
+        Command::Discord { db, discord } => {
+            return run_async(async move {
+                let config = discord
+                    .config()
+                    .ok_or("DISCORD_TOKEN is not set: give the bot's token")?;
+                let bots = Bots {
+                    discord: Some(config),
+                    #[cfg(feature = "matrix")]
+                    matrix: None,
+                };
+                serve_main(db, bots).await
+            });
+        }
+        #[cfg(feature = "matrix")]
+        Command::Matrix { db, matrix } => {
+            return run_async(async move {
+                let config = matrix
+                    .config(&db)?
+                    .ok_or("MATRIX_HOMESERVER is not set: give the homeserver's URL")?;
+                let bots = Bots {
+                    #[cfg(feature = "discord")]
+                    discord: None,
+                    matrix: Some(config),
+                };
+                serve_main(db, bots).await
+            });
+        }
+        Command::Serve {
             db,
+            discord,
+            matrix,
         } => {
-            let config = pigeon::adapters::discord::DiscordConfig {
-                guild_id,
-                message_content,
-                ..pigeon::adapters::discord::DiscordConfig::new(token)
-            };
-            return run_async(discord_main(db, config));
+            return run_async(async move {
+                #[cfg(not(feature = "discord"))]
+                if discord.token.is_some() {
+                    return Err(String::from(
+                        "DISCORD_TOKEN is set, but this pigeon was built without Discord: \
+                         build it with `--features discord`",
+                    ));
+                }
+                #[cfg(not(feature = "matrix"))]
+                if matrix.homeserver.is_some() {
+                    return Err(String::from(
+                        "MATRIX_HOMESERVER is set, but this pigeon was built without Matrix: \
+                         build it with `--features matrix`",
+                    ));
+                }
+                let bots = Bots {
+                    #[cfg(feature = "discord")]
+                    discord: discord.config(),
+                    #[cfg(feature = "matrix")]
+                    matrix: matrix.config(&db)?,
+                };
+                serve_main(db, bots).await
+            });
         }
         _ => {}
     }
     let stdout = io::stdout();
     let result = match args.command {
-        Command::Console { .. } | Command::Backup { .. } => Ok(()),
+        Command::Console { .. } | Command::Backup { .. } | Command::Serve { .. } => Ok(()),
         #[cfg(feature = "discord")]
         Command::Discord { .. } => Ok(()),
+        #[cfg(feature = "matrix")]
+        Command::Matrix { .. } => Ok(()),
         Command::Moves { game, position } => {
             cli::moves(game, position.as_deref(), io::stdin().lock(), stdout.lock())
         }
@@ -308,42 +476,113 @@ async fn backup_main(db: PathBuf, file: PathBuf) -> RunResult {
     Ok(())
 }
 
-/// Turns true on Ctrl-C or SIGTERM, for the bots to stop cleanly.
-#[cfg(feature = "discord")]
-fn shutdown_signal() -> tokio::sync::watch::Receiver<bool> {
-    let (sender, receiver) = tokio::sync::watch::channel(false);
-    tokio::spawn(async move {
-        #[cfg(unix)]
-        {
-            use tokio::signal::unix::{SignalKind, signal};
-            match signal(SignalKind::terminate()) {
-                Ok(mut term) => {
-                    tokio::select! {
-                        _ = tokio::signal::ctrl_c() => {}
-                        _ = term.recv() => {}
-                    }
-                }
-                Err(_) => {
-                    let _ = tokio::signal::ctrl_c().await;
-                }
-            }
-        }
-        #[cfg(not(unix))]
-        let _ = tokio::signal::ctrl_c().await;
-        let _ = sender.send(true);
-    });
-    receiver
+/// The chat bots `pigeon serve` runs: each one that is configured.
+#[derive(Debug)]
+struct Bots {
+    #[cfg(feature = "discord")]
+    discord: Option<pigeon::adapters::discord::DiscordConfig>,
+    #[cfg(feature = "matrix")]
+    matrix: Option<MatrixConfig>,
 }
 
-#[cfg(feature = "discord")]
-async fn discord_main(db: PathBuf, config: pigeon::adapters::discord::DiscordConfig) -> RunResult {
+/// The running bots: each ends with its name and how it ended.
+type Running = JoinSet<(&'static str, Result<(), String>)>;
+
+/// Starts one bot: `run` is its adapter's `run(service, config, shutdown)`.
+#[cfg_attr(
+    not(any(feature = "matrix", feature = "discord")),
+    allow(dead_code)
+)]
+fn spawn_bot<E: std::fmt::Display>(
+    running: &mut Running,
+    name: &'static str,
+    run: impl Future<Output = Result<(), E>> + Send + 'static,
+) {
+    running.spawn(async move { (name, run.await.map_err(|e| e.to_string())) });
+}
+
+/// Runs the configured bots on one game database until SIGINT or SIGTERM, or until one of
+/// them fails; then tells the others to stop and waits for them.
+#[cfg_attr(
+    not(any(feature = "matrix", feature = "discord")),
+    allow(unused_variables, unused_mut)
+)]
+async fn serve_main(db: PathBuf, bots: Bots) -> RunResult {
     init_logs("info");
     let store = Store::open(&db)
         .await
         .map_err(|e| format!("{}: {e}", db.display()))?;
     let service =
         Service::new(store.clone(), Arc::new(SystemClock)).with_rate_limit(RateLimit::CHAT);
-    let result = pigeon::adapters::discord::run(service, config, shutdown_signal()).await;
+    let (stop, shutdown) = watch::channel(false);
+    let mut running = Running::new();
+    #[cfg(feature = "matrix")]
+    if let Some(config) = bots.matrix {
+        let run = matrix::run(service.clone(), config, shutdown.clone());
+        spawn_bot(&mut running, "matrix", run);
+    }
+    #[cfg(feature = "discord")]
+    if let Some(config) = bots.discord {
+        let run = pigeon::adapters::discord::run(service.clone(), config, shutdown.clone());
+        spawn_bot(&mut running, "discord", run);
+    }
+    if running.is_empty() {
+        store.close().await;
+        return Err(String::from(
+            "no chat is configured: set DISCORD_TOKEN, or MATRIX_HOMESERVER, MATRIX_USER and \
+             MATRIX_PASSWORD (see .env.example)",
+        ));
+    }
+    info!(database = %db.display(), bots = running.len(), "Pigeon is serving");
+    let mut failures = Vec::new();
+    tokio::select! {
+        () = stop_signal() => info!("stopping on a signal"),
+        Some(ended) = running.join_next() => failures.extend(ended_badly(ended)),
+    }
+    let _ = stop.send(true);
+    while let Some(ended) = running.join_next().await {
+        failures.extend(ended_badly(ended));
+    }
     store.close().await;
-    result.map_err(|e| e.to_string())
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(failures.join("\n"))
+    }
+}
+
+/// The message of a bot that failed or panicked.
+fn ended_badly(
+    ended: Result<(&'static str, Result<(), String>), tokio::task::JoinError>,
+) -> Option<String> {
+    let message = match ended {
+        Ok((_, Ok(()))) => return None,
+        Ok((name, Err(error))) => format!("{name}: {error}"),
+        Err(error) => format!("a chat bot stopped unexpectedly: {error}"),
+    };
+    error!(%message, "a chat bot ended");
+    Some(message)
+}
+
+/// Waits for SIGINT (Ctrl-C) or SIGTERM.
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
 }

@@ -120,7 +120,7 @@ async fn clocks(
     output: &mut (impl AsyncWrite + Unpin),
     boards: &Path,
 ) -> std::io::Result<()> {
-    match service.tick().await {
+    match service.tick_platform(PLATFORM).await {
         Ok(notices) => {
             for notice in notices {
                 let (place, reply) = chat::notice_reply(&notice);

@@ -914,7 +914,7 @@ async fn clocks(
             _ = interval.tick() => {}
             () = stopped(&mut shutdown) => return,
         }
-        let notices = match service.tick().await {
+        let notices = match service.tick_platform(PLATFORM).await {
             Ok(notices) => notices,
             Err(error) => {
                 warn!(%error, "looking at the clocks failed");

@@ -154,9 +154,15 @@ impl Service {
 
     /// Plays every bot move that is due (after a restart, for instance): each once, because
     /// a second attempt at the same ply loses the ply check.
-    pub(super) async fn pending_bot_moves(&self) -> Result<Vec<MoveDone>, ServiceError> {
+    pub(super) async fn pending_bot_moves(
+        &self,
+        platform: Option<&str>,
+    ) -> Result<Vec<MoveDone>, ServiceError> {
         let mut done = Vec::new();
         for row in self.store.active_bot_games().await? {
+            if platform.is_some_and(|platform| platform != row.platform) {
+                continue;
+            }
             let Some(color) = bot_side(&row) else {
                 continue;
             };

@@ -938,11 +938,24 @@ impl Service {
     ///
     /// # Errors
     /// `Internal` when the database fails.
-    #[instrument(skip_all)]
     pub async fn tick(&self) -> Result<Vec<Notice>, ServiceError> {
+        self.tick_on(None).await
+    }
+
+    /// Runs the clocks of one platform's games and challenges only, for a bot that runs beside
+    /// other platforms' bots (`pigeon serve`): each takes only the notices it can deliver.
+    ///
+    /// # Errors
+    /// `Internal` when the database fails.
+    pub async fn tick_platform(&self, platform: &str) -> Result<Vec<Notice>, ServiceError> {
+        self.tick_on(Some(platform)).await
+    }
+
+    #[instrument(skip_all, fields(platform = platform.unwrap_or("all")))]
+    async fn tick_on(&self, platform: Option<&str>) -> Result<Vec<Notice>, ServiceError> {
         let now = self.now();
         let mut notices = Vec::new();
-        for done in self.pending_bot_moves().await? {
+        for done in self.pending_bot_moves(platform).await? {
             let row = &done.state.row;
             let community = row.community.as_deref().unwrap_or(&row.channel);
             let place = Place::new(&row.platform, &row.channel).in_community(community);
@@ -952,12 +965,12 @@ impl Service {
             });
         }
         self.rate_pending().await?;
-        for row in self.store.expire_challenges(now).await? {
+        for row in self.store.expire_challenges(now, platform).await? {
             let place = Place::new(&row.platform, &row.channel);
             let challenge = self.summarise_challenge(row).await?;
             notices.push(Notice::ChallengeExpired { place, challenge });
         }
-        for row in self.store.games_due(now + DAY).await? {
+        for row in self.store.games_due(now + DAY, platform).await? {
             let Some(deadline) = row.deadline else {
                 continue;
             };

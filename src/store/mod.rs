@@ -711,16 +711,18 @@ impl Store {
         }
     }
 
-    /// Active games whose deadline is at or before `until`, soonest first.
+    /// Active games whose deadline is at or before `until`, soonest first; only those of
+    /// `platform` when one is given.
     ///
     /// # Errors
     /// [`StoreError`] when the database fails.
-    pub async fn games_due(&self, until: i64) -> Result<Vec<GameRow>> {
+    pub async fn games_due(&self, until: i64, platform: Option<&str>) -> Result<Vec<GameRow>> {
         Ok(sqlx::query_as(
             "SELECT * FROM games WHERE status = 'active' AND deadline <= ?1 \
-             ORDER BY deadline",
+             AND (?2 IS NULL OR platform = ?2) ORDER BY deadline",
         )
         .bind(until)
+        .bind(platform)
         .fetch_all(&self.pool)
         .await?)
     }
@@ -750,16 +752,22 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
-    /// The open challenges whose time ran out before `now`, marked expired in one step.
+    /// The open challenges whose time ran out before `now`, marked expired in one step; only
+    /// those of `platform` when one is given.
     ///
     /// # Errors
     /// [`StoreError`] when the database fails.
-    pub async fn expire_challenges(&self, now: i64) -> Result<Vec<ChallengeRow>> {
+    pub async fn expire_challenges(
+        &self,
+        now: i64,
+        platform: Option<&str>,
+    ) -> Result<Vec<ChallengeRow>> {
         Ok(sqlx::query_as(
             "UPDATE challenges SET status = 'expired' WHERE status = 'open' AND expires_at <= ?1 \
-             RETURNING *",
+             AND (?2 IS NULL OR platform = ?2) RETURNING *",
         )
         .bind(now)
+        .bind(platform)
         .fetch_all(&self.pool)
         .await?)
     }

@@ -3,6 +3,8 @@
 //! Test data copied from the rules specification and the independent oracles lives in
 //! `tests/data/`; nothing here reads files outside the repository.
 
+#![recursion_limit = "256"]
+
 mod bot_ratings;
 mod chad;
 mod chak;
@@ -13,6 +15,8 @@ mod crash;
 #[cfg(feature = "discord")]
 mod discord;
 mod engine;
+#[cfg(feature = "matrix")]
+mod matrix;
 mod oracle;
 mod render;
 mod robustness;

@@ -228,11 +228,19 @@ async fn challenges_open_close_accept_and_expire() {
         "no half-made game"
     );
 
-    let expired = store.expire_challenges(NOW + 10).await.expect("query");
+    let elsewhere = store.expire_challenges(NOW + 10, Some("nowhere")).await;
+    assert!(
+        elsewhere.expect("query").is_empty(),
+        "another platform's clock"
+    );
+    let expired = store
+        .expire_challenges(NOW + 10, None)
+        .await
+        .expect("query");
     assert_eq!(expired.iter().map(|c| c.id).collect::<Vec<_>>(), [short.id]);
     assert!(
         store
-            .expire_challenges(NOW + 10)
+            .expire_challenges(NOW + 10, None)
             .await
             .expect("query")
             .is_empty()
@@ -377,7 +385,21 @@ async fn games_are_listed_by_player_channel_and_deadline() {
         [second.id, first.id]
     );
     assert_eq!(
-        ids(store.games_due(NOW + 10).await.expect("query")),
+        ids(store.games_due(NOW + 10, None).await.expect("query")),
+        [third.id]
+    );
+    assert_eq!(
+        ids(store
+            .games_due(NOW + 10, Some("nowhere"))
+            .await
+            .expect("query")),
+        Vec::<i64>::new()
+    );
+    assert_eq!(
+        ids(store
+            .games_due(NOW + 10, Some("console"))
+            .await
+            .expect("query")),
         [third.id]
     );
     assert!(

@@ -1,0 +1,575 @@
+//! The Matrix bot against a real Synapse homeserver on 127.0.0.1. `tests/run` (through
+//! `tests/synapse.sh`) installs and starts Synapse, registers the accounts
+//! `<test>-bot`, `<test>-alice`, `<test>-bob` and `<test>-carol` for each test here, and sets
+//! `PIGEON_TEST_MATRIX_URL` and `PIGEON_TEST_MATRIX_PASSWORD`.
+//!
+//! The bot runs in this process through `adapters::matrix::run` on a temporary game database;
+//! the players are matrix-sdk clients with their own crypto stores.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use matrix_sdk::config::SyncSettings;
+use matrix_sdk::media::{MediaFormat, MediaRequestParameters};
+use matrix_sdk::ruma::api::client::keys::get_keys;
+use matrix_sdk::ruma::api::client::room::create_room;
+use matrix_sdk::ruma::events::Mentions;
+use matrix_sdk::ruma::events::room::message::{
+    MessageType, OriginalSyncRoomMessageEvent, Relation, RoomMessageEventContent,
+};
+use matrix_sdk::ruma::{OwnedEventId, OwnedRoomId, OwnedUserId, UserId};
+use matrix_sdk::{Client, Room, RoomMemberships};
+use pigeon::adapters::matrix::{self, MatrixConfig, MatrixError};
+use pigeon::config::Secret;
+use pigeon::service::{Service, SystemClock};
+use pigeon::store::Store;
+use tempfile::TempDir;
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+/// How long anything may take to arrive before a test gives up (generous: a loaded machine).
+const PATIENCE: Duration = Duration::from_secs(90);
+
+/// The homeserver tests/synapse.sh started.
+struct Homeserver {
+    url: String,
+    password: String,
+}
+
+fn homeserver() -> Homeserver {
+    let var = |name: &str| {
+        std::env::var(name).unwrap_or_else(|_| {
+            panic!(
+                "{name} is not set: the Matrix tests need the Synapse homeserver that tests/run \
+                 (tests/synapse.sh) installs, starts and points them to; run `tests/run`"
+            )
+        })
+    };
+    Homeserver {
+        url: var("PIGEON_TEST_MATRIX_URL"),
+        password: var("PIGEON_TEST_MATRIX_PASSWORD"),
+    }
+}
+
+fn user_id(name: &str) -> OwnedUserId {
+    UserId::parse(format!("@{name}:localhost")).expect("a valid test user id")
+}
+
+/// A message some client saw.
+#[derive(Debug, Clone)]
+struct Seen {
+    sender: OwnedUserId,
+    room: OwnedRoomId,
+    content: RoomMessageEventContent,
+}
+
+impl Seen {
+    /// The event this one replies to.
+    fn reply_to(&self) -> Option<&OwnedEventId> {
+        match &self.content.relates_to {
+            Some(Relation::Reply(reply)) => Some(&reply.in_reply_to.event_id),
+            Some(Relation::Thread(thread)) => thread.in_reply_to.as_ref().map(|r| &r.event_id),
+            _ => None,
+        }
+    }
+
+    fn body(&self) -> &str {
+        self.content.body()
+    }
+}
+
+/// A player: a logged-in client that keeps syncing and remembers every message it sees.
+struct Person {
+    id: OwnedUserId,
+    client: Client,
+    seen: Arc<Mutex<Vec<Seen>>>,
+    sync: JoinHandle<()>,
+    _store: TempDir,
+}
+
+impl Drop for Person {
+    fn drop(&mut self) {
+        self.sync.abort();
+    }
+}
+
+async fn person(server: &Homeserver, name: &str) -> Person {
+    let store = tempfile::tempdir().expect("a temp dir");
+    let client = Client::builder()
+        .homeserver_url(&server.url)
+        .sqlite_store(store.path(), None)
+        .build()
+        .await
+        .expect("a client");
+    client
+        .matrix_auth()
+        .login_username(name, &server.password)
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("{name} logs in: {e}"));
+    client
+        .sync_once(SyncSettings::default())
+        .await
+        .expect("a first sync");
+    let seen: Arc<Mutex<Vec<Seen>>> = Arc::default();
+    let log = seen.clone();
+    client.add_event_handler(move |event: OriginalSyncRoomMessageEvent, room: Room| {
+        let log = log.clone();
+        async move {
+            log.lock().expect("not poisoned").push(Seen {
+                sender: event.sender,
+                room: room.room_id().to_owned(),
+                content: event.content,
+            });
+        }
+    });
+    let syncing = client.clone();
+    let sync = tokio::spawn(async move {
+        let settings = SyncSettings::default().timeout(Duration::from_secs(5));
+        let _ = syncing.sync(settings).await;
+    });
+    Person {
+        id: user_id(name),
+        client,
+        seen,
+        sync,
+        _store: store,
+    }
+}
+
+/// Polls until `probe` finds something, or fails the test after [`PATIENCE`].
+async fn wait_for<T>(what: &str, mut probe: impl AsyncFnMut() -> Option<T>) -> T {
+    let start = tokio::time::Instant::now();
+    loop {
+        if let Some(found) = probe().await {
+            return found;
+        }
+        assert!(start.elapsed() < PATIENCE, "gave up waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+impl Person {
+    fn seen(&self) -> Vec<Seen> {
+        self.seen.lock().expect("not poisoned").clone()
+    }
+
+    /// The messages from `from` in `room` that reply to `event`.
+    fn replies(&self, room: &Room, from: &UserId, event: &OwnedEventId) -> Vec<Seen> {
+        self.seen()
+            .into_iter()
+            .filter(|s| s.room == room.room_id() && s.sender == from && s.reply_to() == Some(event))
+            .collect()
+    }
+
+    /// Waits for the bot's notice that replies to `event`.
+    async fn notice_to(&self, room: &Room, bot: &UserId, event: &OwnedEventId) -> Seen {
+        wait_for(&format!("the bot's reply to {event}"), async || {
+            self.replies(room, bot, event)
+                .into_iter()
+                .find(|s| matches!(s.content.msgtype, MessageType::Notice(_)))
+        })
+        .await
+    }
+
+    /// The room as this client knows it, once it has joined.
+    async fn room(&self, id: &OwnedRoomId) -> Room {
+        wait_for("a joined room", async || {
+            self.client
+                .get_room(id)
+                .filter(|room| room.state() == matrix_sdk::RoomState::Joined)
+        })
+        .await
+    }
+
+    /// Sends a plain text message and returns its event id.
+    async fn say(&self, room: &Room, text: &str) -> OwnedEventId {
+        room.send(RoomMessageEventContent::text_plain(text))
+            .await
+            .unwrap_or_else(|e| panic!("{} sends {text:?}: {e}", self.id))
+            .response
+            .event_id
+    }
+
+    /// Says `text` and waits for the bot's notice in reply.
+    async fn ask(&self, room: &Room, bot: &UserId, text: &str) -> Seen {
+        let event = self.say(room, text).await;
+        self.notice_to(room, bot, &event).await
+    }
+}
+
+/// The bot running in this process on a game database and a Matrix store folder.
+struct BotRun {
+    stop: watch::Sender<bool>,
+    task: JoinHandle<Result<(), MatrixError>>,
+    store: Store,
+}
+
+async fn start_bot(server: &Homeserver, name: &str, db: &Path, matrix_store: &Path) -> BotRun {
+    let store = Store::open(db).await.expect("the game database opens");
+    let service = Service::new(store.clone(), Arc::new(SystemClock));
+    let config = MatrixConfig {
+        homeserver: server.url.clone(),
+        user: name.to_owned(),
+        password: Some(Secret::new(server.password.clone())),
+        store: matrix_store.to_owned(),
+        prefix: String::from("!pigeon"),
+        allowed_servers: vec![String::from("localhost")],
+    };
+    let (stop, shutdown) = watch::channel(false);
+    let task = tokio::spawn(matrix::run(service, config, shutdown));
+    BotRun { stop, task, store }
+}
+
+impl BotRun {
+    /// Stops the bot the way `pigeon serve` does, and checks it ends cleanly.
+    async fn stop(self) {
+        self.stop.send(true).expect("the bot listens");
+        let result = tokio::time::timeout(PATIENCE, self.task)
+            .await
+            .expect("the bot stops when told")
+            .expect("the bot task does not panic");
+        assert!(result.is_ok(), "the bot ends cleanly: {result:?}");
+        self.store.close().await;
+    }
+}
+
+/// A room made by `owner` with `invited` (the bot among them), all joined.
+async fn room_with(owner: &Person, others: &[&Person], bot: &UserId, encrypted: bool) -> Room {
+    let mut request = create_room::v3::Request::new();
+    request.invite = others.iter().map(|p| p.id.clone()).collect();
+    request.invite.push(bot.to_owned());
+    let room = owner.client.create_room(request).await.expect("a new room");
+    if encrypted {
+        room.enable_encryption().await.expect("encryption on");
+    }
+    for other in others {
+        other
+            .client
+            .join_room_by_id(room.room_id())
+            .await
+            .unwrap_or_else(|e| panic!("{} joins: {e}", other.id));
+    }
+    let id = room.room_id().to_owned();
+    let room = owner.room(&id).await;
+    // The bot joins by itself once it sees the invite.
+    wait_for("the bot to join", async || {
+        let members = room.members(RoomMemberships::JOIN).await.ok()?;
+        members.iter().any(|m| m.user_id() == bot).then_some(())
+    })
+    .await;
+    room
+}
+
+/// Checks a reply mentions `who` properly: `m.mentions` and a pill in the HTML body.
+fn assert_mentions(seen: &Seen, who: &UserId) {
+    let mentions = seen.content.mentions.as_ref().expect("m.mentions is set");
+    assert!(
+        mentions.user_ids.contains(who),
+        "{who} in m.mentions: {seen:?}"
+    );
+    let MessageType::Notice(notice) = &seen.content.msgtype else {
+        panic!("a notice: {seen:?}");
+    };
+    let html = &notice.formatted.as_ref().expect("an HTML body").body;
+    assert!(
+        html.contains(&format!("<a href=\"https://matrix.to/#/{who}\">")),
+        "a pill for {who}: {html}"
+    );
+}
+
+/// Waits for the board picture that replies to `event`, checks its `info`, downloads and
+/// decodes it.
+async fn board_image(person: &Person, room: &Room, bot: &UserId, event: &OwnedEventId) {
+    let seen = wait_for("the board picture", async || {
+        person
+            .replies(room, bot, event)
+            .into_iter()
+            .find(|s| matches!(s.content.msgtype, MessageType::Image(_)))
+    })
+    .await;
+    let MessageType::Image(image) = &seen.content.msgtype else {
+        unreachable!("found as an image");
+    };
+    let info = image.info.as_ref().expect("the image has info");
+    assert_eq!(info.mimetype.as_deref(), Some("image/png"));
+    let data = person
+        .client
+        .media()
+        .get_media_content(
+            &MediaRequestParameters {
+                source: image.source.clone(),
+                format: MediaFormat::File,
+            },
+            false,
+        )
+        .await
+        .expect("the picture downloads");
+    assert_eq!(info.size.map(u64::from), Some(data.len() as u64), "size");
+    let decoded = image::load_from_memory_with_format(&data, image::ImageFormat::Png)
+        .expect("the picture is a PNG");
+    assert_eq!(info.width.map(u64::from), Some(u64::from(decoded.width())));
+    assert_eq!(
+        info.height.map(u64::from),
+        Some(u64::from(decoded.height()))
+    );
+    assert!(
+        decoded.width() > 100 && decoded.height() > 100,
+        "a real board"
+    );
+}
+
+/// A whole Chak game in `room`: challenge with a pill, accept, the board picture, bare and
+/// prefixed moves, and the end by threefold repetition.
+async fn full_game(room_a: &Room, alice: &Person, bob: &Person, bot: &UserId) {
+    let room_b = bob.room(&room_a.room_id().to_owned()).await;
+    let challenge = RoomMessageEventContent::text_html(
+        "!pigeon challenge Bob chak 3 days white",
+        format!(
+            "!pigeon challenge <a href=\"https://matrix.to/#/{}\">Bob</a> chak 3 days white",
+            bob.id
+        ),
+    )
+    .add_mentions(Mentions::with_user_ids([bob.id.clone()]));
+    let event = room_a
+        .send(challenge)
+        .await
+        .expect("the challenge goes out")
+        .response
+        .event_id;
+    let reply = alice.notice_to(room_a, bot, &event).await;
+    assert!(reply.body().contains("Challenge #1"), "{}", reply.body());
+    assert_mentions(&reply, &bob.id);
+
+    let accept = bob.say(&room_b, "!pigeon accept").await;
+    let start = bob.notice_to(&room_b, bot, &accept).await;
+    assert!(
+        start.body().contains("Game #1 (Chak) starts"),
+        "{}",
+        start.body()
+    );
+    assert_mentions(&start, &alice.id);
+    board_image(bob, &room_b, bot, &accept).await;
+
+    // Bare moves (not addressed) and prefixed ones, as players would mix them.
+    let turns: [(&Person, &Room, &str, &str); 9] = [
+        (alice, room_a, "e4", "played e4 in game #1"),
+        (bob, &room_b, "!pigeon Vd8", "played Vd8"),
+        (alice, room_a, "Vd2", "played Vd2"),
+        (bob, &room_b, "Vb9", "played Vb9"),
+        (alice, room_a, "!pigeon move Vb1", "played Vb1"),
+        (bob, &room_b, "Vd8", "played Vd8"),
+        (alice, room_a, "Vd2", "played Vd2"),
+        (bob, &room_b, "Vb9", "played Vb9"),
+        (
+            alice,
+            room_a,
+            "Vb1",
+            "Game over: 1/2-1/2, drawn by threefold repetition",
+        ),
+    ];
+    for (index, (who, room, text, expected)) in turns.into_iter().enumerate() {
+        let reply = who.ask(room, bot, text).await;
+        assert!(
+            reply.body().contains(expected),
+            "turn {index} {text:?}: {}",
+            reply.body()
+        );
+        if index < 8 {
+            let next = if index % 2 == 0 { &bob.id } else { &alice.id };
+            assert_mentions(&reply, next);
+        }
+    }
+    let over = bob.ask(&room_b, bot, "!pigeon Vd8").await;
+    assert!(over.body().contains("is over"), "{}", over.body());
+}
+
+struct Scene {
+    server: Homeserver,
+    alice: Person,
+    bob: Person,
+    bot: OwnedUserId,
+    dir: TempDir,
+}
+
+async fn scene(test: &str) -> Scene {
+    let server = homeserver();
+    let alice = person(&server, &format!("{test}-alice")).await;
+    let bob = person(&server, &format!("{test}-bob")).await;
+    Scene {
+        bot: user_id(&format!("{test}-bot")),
+        server,
+        alice,
+        bob,
+        dir: tempfile::tempdir().expect("a temp dir"),
+    }
+}
+
+impl Scene {
+    fn db(&self) -> PathBuf {
+        self.dir.path().join("pigeon.db")
+    }
+
+    fn matrix_store(&self) -> PathBuf {
+        self.dir.path().join("pigeon-matrix")
+    }
+
+    async fn start_bot(&self) -> BotRun {
+        start_bot(
+            &self.server,
+            self.bot.localpart(),
+            &self.db(),
+            &self.matrix_store(),
+        )
+        .await
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a Synapse homeserver; tests/run starts one"]
+async fn a_full_game_in_an_unencrypted_room() {
+    let scene = scene("plain").await;
+    let bot = scene.start_bot().await;
+    let room = room_with(&scene.alice, &[&scene.bob], &scene.bot, false).await;
+    assert!(!room.encryption_state().is_encrypted());
+    full_game(&room, &scene.alice, &scene.bob, &scene.bot).await;
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a Synapse homeserver; tests/run starts one"]
+async fn a_full_game_in_an_encrypted_room() {
+    let scene = scene("encrypted").await;
+    let bot = scene.start_bot().await;
+    let room = room_with(&scene.alice, &[&scene.bob], &scene.bot, true).await;
+    assert!(
+        room.latest_encryption_state()
+            .await
+            .expect("the state")
+            .is_encrypted()
+    );
+    full_game(&room, &scene.alice, &scene.bob, &scene.bot).await;
+    bot.stop().await;
+}
+
+/// The bot's devices with keys on the homeserver, as other users see them.
+async fn devices_of(person: &Person, user: &UserId) -> Vec<String> {
+    let mut request = get_keys::v3::Request::new();
+    request.device_keys = BTreeMap::from([(user.to_owned(), Vec::new())]);
+    let response = person.client.send(request).await.expect("keys query");
+    response
+        .device_keys
+        .get(user)
+        .map(|devices| devices.keys().map(ToString::to_string).collect())
+        .unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a Synapse homeserver; tests/run starts one"]
+async fn a_restarted_bot_keeps_its_device_and_the_game_and_skips_old_commands() {
+    let scene = scene("restart").await;
+    let (alice, bob, bot_id) = (&scene.alice, &scene.bob, &scene.bot);
+    let bot = scene.start_bot().await;
+    let room_a = room_with(alice, &[bob], bot_id, true).await;
+    let room_b = bob.room(&room_a.room_id().to_owned()).await;
+    let session = scene.matrix_store().join("session.json");
+    let saved = std::fs::read(&session).expect("the login is saved in the store folder");
+
+    let mut answered = Vec::new();
+    let challenge = alice
+        .say(&room_a, &format!("!pigeon challenge {} chad white", bob.id))
+        .await;
+    alice.notice_to(&room_a, bot_id, &challenge).await;
+    answered.push(challenge);
+    let accept = bob.say(&room_b, "!pigeon accept").await;
+    bob.notice_to(&room_b, bot_id, &accept).await;
+    answered.push(accept);
+    let first = alice.say(&room_a, "!pigeon move Rh3").await;
+    let reply = alice.notice_to(&room_a, bot_id, &first).await;
+    assert!(reply.body().contains("played Re3-h3"), "{}", reply.body());
+    answered.push(first);
+    let devices = devices_of(alice, bot_id).await;
+    assert_eq!(devices.len(), 1, "one device: {devices:?}");
+
+    bot.stop().await;
+    // Written while the bot is away: the backlog, never answered.
+    let missed = bob.say(&room_b, "!pigeon board").await;
+
+    let bot = scene.start_bot().await;
+    assert_eq!(
+        std::fs::read(&session).expect("still saved"),
+        saved,
+        "the saved login is restored, not replaced"
+    );
+    let second = bob.say(&room_b, "!pigeon move Rl10").await;
+    let reply = bob.notice_to(&room_b, bot_id, &second).await;
+    assert!(
+        reply
+            .body()
+            .contains("restart-bob played Rj10-l10 in game #1"),
+        "the game goes on: {}",
+        reply.body()
+    );
+    assert_mentions(&reply, &alice.id);
+    // One more round trip, so anything the bot wrongly answered from before has arrived.
+    let board = alice.ask(&room_a, bot_id, "!pigeon board").await;
+    assert!(board.body().contains("Game #1 (Chad)"), "{}", board.body());
+
+    for event in &answered {
+        let replies: Vec<Seen> = alice
+            .replies(&room_a, bot_id, event)
+            .into_iter()
+            .filter(|s| matches!(s.content.msgtype, MessageType::Notice(_)))
+            .collect();
+        assert_eq!(replies.len(), 1, "{event} answered once: {replies:?}");
+    }
+    assert!(
+        alice.replies(&room_a, bot_id, &missed).is_empty(),
+        "a command from before the start is not answered"
+    );
+    assert_eq!(
+        devices_of(alice, bot_id).await,
+        devices,
+        "the same single device after the restart"
+    );
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a Synapse homeserver; tests/run starts one"]
+async fn someone_not_playing_gets_a_friendly_refusal() {
+    let scene = scene("stranger").await;
+    let carol = person(&scene.server, "stranger-carol").await;
+    let (alice, bob, bot_id) = (&scene.alice, &scene.bob, &scene.bot);
+    let bot = scene.start_bot().await;
+    let room_a = room_with(alice, &[bob, &carol], bot_id, false).await;
+    let room_b = bob.room(&room_a.room_id().to_owned()).await;
+    let room_c = carol.room(&room_a.room_id().to_owned()).await;
+
+    alice
+        .ask(
+            &room_a,
+            bot_id,
+            &format!("!pigeon challenge {} chak", bob.id),
+        )
+        .await;
+    let start = bob.ask(&room_b, bot_id, "!pigeon accept").await;
+    assert!(start.body().contains("starts"), "{}", start.body());
+
+    let refusal = carol.ask(&room_c, bot_id, "!pigeon move #1 e4").await;
+    assert!(
+        refusal.body().contains("You are not playing in game #1"),
+        "{}",
+        refusal.body()
+    );
+    let refusal = carol.ask(&room_c, bot_id, "!pigeon resign").await;
+    assert!(refusal.body().contains("no game"), "{}", refusal.body());
+    // A bare move from her is not meant for the bot: no answer, and the game is untouched.
+    let quiet = carol.say(&room_c, "e4").await;
+    let board = alice.ask(&room_a, bot_id, "!pigeon board").await;
+    assert!(board.body().contains("move 1"), "{}", board.body());
+    assert!(carol.replies(&room_c, bot_id, &quiet).is_empty());
+    bot.stop().await;
+}
