@@ -39,9 +39,10 @@ mkdir -p "$server"
 port="$("$venv/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 url="http://127.0.0.1:$port"
 
-"$venv/bin/python" -m synapse.app.homeserver --generate-config --server-name localhost \
-    --config-path "$server/homeserver.yaml" --data-directory "$server" \
-    --report-stats=no >/dev/null
+# Inside the server's folder: the generated log config names its file from there.
+(cd "$server" && "$venv/bin/python" -m synapse.app.homeserver --generate-config \
+    --server-name localhost --config-path "$server/homeserver.yaml" \
+    --data-directory "$server" --report-stats=no >/dev/null)
 
 # Loaded after the generated file, so these settings win.
 fast='{per_second: 10000, burst_count: 100000}'

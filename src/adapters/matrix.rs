@@ -29,7 +29,7 @@ use matrix_sdk::ruma::events::room::message::{
     RoomMessageEventContent,
 };
 use matrix_sdk::ruma::events::{Mentions, room::message::sanitize::remove_plain_reply_fallback};
-use matrix_sdk::ruma::{OwnedUserId, UInt, UserId};
+use matrix_sdk::ruma::{MilliSecondsSinceUnixEpoch, OwnedUserId, UInt, UserId};
 use matrix_sdk::store::RoomLoadSettings;
 use matrix_sdk::{Client, Room, RoomState};
 use tokio::sync::watch;
@@ -110,6 +110,8 @@ struct Bot {
     prefix: String,
     allowed_servers: Arc<Vec<String>>,
     own: OwnedUserId,
+    /// When the bot started: older messages are backlog, also when they are decrypted late.
+    started: MilliSecondsSinceUnixEpoch,
 }
 
 /// Runs the Matrix bot until `shutdown` turns true.
@@ -121,6 +123,7 @@ pub async fn run(
     config: MatrixConfig,
     mut shutdown: watch::Receiver<bool>,
 ) -> Result<(), MatrixError> {
+    let started = MilliSecondsSinceUnixEpoch::now();
     let client = connect(&config).await?;
     let own = client
         .user_id()
@@ -157,6 +160,7 @@ pub async fn run(
         prefix: config.prefix.clone(),
         allowed_servers: Arc::new(config.allowed_servers.clone()),
         own,
+        started,
     };
     for room in client.invited_rooms() {
         if let Ok(invite) = room.invite_details().await {
@@ -343,7 +347,10 @@ fn server_allowed(allowed: &[String], server: &str) -> bool {
 }
 
 async fn on_message(event: OriginalSyncRoomMessageEvent, room: Room, bot: Ctx<Bot>) {
-    if room.state() != RoomState::Joined || event.sender == bot.own {
+    if room.state() != RoomState::Joined
+        || event.sender == bot.own
+        || event.origin_server_ts < bot.started
+    {
         return;
     }
     if matches!(event.content.relates_to, Some(Relation::Replacement(_))) {
