@@ -489,10 +489,7 @@ struct Bots {
 type Running = JoinSet<(&'static str, Result<(), String>)>;
 
 /// Starts one bot: `run` is its adapter's `run(service, config, shutdown)`.
-#[cfg_attr(
-    not(any(feature = "matrix", feature = "discord")),
-    allow(dead_code)
-)]
+#[cfg_attr(not(any(feature = "matrix", feature = "discord")), allow(dead_code))]
 fn spawn_bot<E: std::fmt::Display>(
     running: &mut Running,
     name: &'static str,
