@@ -1,7 +1,7 @@
 //! The `pigeon` command: the chat bots and the command-line tools.
 
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -230,7 +230,7 @@ struct MatrixArgs {
 #[cfg(feature = "matrix")]
 impl MatrixArgs {
     /// The bot's config, or `None` when no homeserver is set.
-    fn config(self, db: &Path) -> Result<Option<MatrixConfig>, String> {
+    fn config(self, db: &std::path::Path) -> Result<Option<MatrixConfig>, String> {
         let Some(homeserver) = self.homeserver else {
             return Ok(None);
         };
