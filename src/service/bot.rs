@@ -159,10 +159,7 @@ impl Service {
         platform: Option<&str>,
     ) -> Result<Vec<MoveDone>, ServiceError> {
         let mut done = Vec::new();
-        for row in self.store.active_bot_games().await? {
-            if platform.is_some_and(|platform| platform != row.platform) {
-                continue;
-            }
+        for row in self.store.active_bot_games(platform).await? {
             let Some(color) = bot_side(&row) else {
                 continue;
             };

@@ -772,14 +772,16 @@ impl Store {
         .await?)
     }
 
-    /// Active games against the built-in opponent.
+    /// Active games against the built-in opponent, of one platform or of all.
     ///
     /// # Errors
     /// [`StoreError`] when the database fails.
-    pub async fn active_bot_games(&self) -> Result<Vec<GameRow>> {
+    pub async fn active_bot_games(&self, platform: Option<&str>) -> Result<Vec<GameRow>> {
         Ok(sqlx::query_as(
-            "SELECT * FROM games WHERE status = 'active' AND bot_level IS NOT NULL ORDER BY id",
+            "SELECT * FROM games WHERE status = 'active' AND bot_level IS NOT NULL \
+             AND (?1 IS NULL OR platform = ?1) ORDER BY id",
         )
+        .bind(platform)
         .fetch_all(&self.pool)
         .await?)
     }

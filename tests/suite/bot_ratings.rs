@@ -63,7 +63,17 @@ async fn a_pending_bot_move_is_played_once_after_a_restart() {
     service.store().close().await;
 
     let service = open(&db, &clock).await;
-    let notices = service.tick().await.expect("the clocks run");
+    // Another platform's clocks leave this console game alone.
+    let elsewhere = service
+        .tick_platform("matrix")
+        .await
+        .expect("the clocks run");
+    assert!(elsewhere.is_empty(), "{elsewhere:?}");
+    assert_eq!(service.load(id).await.expect("loads").row.ply, 0);
+    let notices = service
+        .tick_platform("console")
+        .await
+        .expect("the clocks run");
     let moved: Vec<_> = notices
         .iter()
         .filter(|notice| matches!(notice, Notice::BotMoved { .. }))

@@ -591,6 +591,6 @@ async fn only_finished_rated_games_with_a_result_are_rated_and_only_once() {
         store.ratings_of(bob.id, "elsewhere").await.expect("query"),
         []
     );
-    let bots = store.active_bot_games().await.expect("query");
+    let bots = store.active_bot_games(None).await.expect("query");
     assert!(bots.is_empty());
 }
