@@ -7,8 +7,9 @@
 //! interaction is acknowledged at once (deferred) and answered by editing that acknowledgement,
 //! so rendering and the database never run into Discord's three seconds.
 
-use std::sync::Arc;
-use std::time::Duration;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use serenity::all::{
     AutoArchiveDuration, ButtonStyle, ChannelId, Client, ClientBuilder, Command, CommandDataOption,
@@ -38,6 +39,8 @@ const MAX_CONTENT: usize = 2000;
 const DISMISS: &str = "dismiss";
 /// A button's custom id that runs a command only after it was confirmed.
 const CONFIRMED: &str = "confirm:";
+/// How long a player's refusal of direct messages is believed before the bot tries again.
+const REFUSAL_MEMORY: Duration = Duration::from_secs(6 * 3600);
 
 /// The commands whose answers only the asker sees: they are deferred ephemerally.
 const PRIVATE_COMMANDS: &[&str] = &[
@@ -103,9 +106,11 @@ pub async fn run(
     if config.message_content {
         intents |= GatewayIntents::MESSAGE_CONTENT;
     }
+    let dms = DirectMessages::default();
     let handler = Handler {
         service: service.clone(),
         guild: config.guild_id.map(GuildId::new),
+        dms: dms.clone(),
     };
     let mut client: Client = ClientBuilder::new_with_http(http.build(), intents)
         .event_handler(handler)
@@ -114,6 +119,7 @@ pub async fn run(
     let clocks = tokio::spawn(clocks(
         service,
         Arc::clone(&client.http),
+        dms,
         config.tick,
         shutdown.clone(),
     ));
@@ -208,6 +214,18 @@ fn options(command: &str) -> Vec<CreateCommandOption> {
                 .min_int_value(1)
                 .max_int_value(14),
             string_option("colour", "your colour", &["white", "black", "random"]),
+            string_option(
+                "rating",
+                "whether the result counts for ratings (default: rated)",
+                &["rated", "casual"],
+            ),
+            CreateCommandOption::new(
+                CommandOptionType::Integer,
+                "level",
+                "against me: how strongly I play (1-5, default 3)",
+            )
+            .min_int_value(1)
+            .max_int_value(5),
         ],
         "accept" | "decline" | "cancel" => vec![challenge()],
         "move" => vec![
@@ -267,6 +285,7 @@ fn command_text(name: &str, options: &[CommandDataOption]) -> (String, Vec<UserI
             }
             (CommandDataOptionValue::Integer(n), "game") => format!("#{n}"),
             (CommandDataOptionValue::Integer(n), "days") => format!("{n} days"),
+            (CommandDataOptionValue::Integer(n), "level") => format!("level {n}"),
             (CommandDataOptionValue::Integer(n), _) => n.to_string(),
             (CommandDataOptionValue::String(text), "pings" | "view") => {
                 format!("{} {text}", option.name)
@@ -320,6 +339,110 @@ impl Spot {
             guild,
             place,
         }
+    }
+
+    /// The Discord channel of a place the service names.
+    fn of(place: &Place) -> Option<Spot> {
+        if place.platform != PLATFORM {
+            return None;
+        }
+        let channel = place.channel.parse::<u64>().ok().filter(|n| *n != 0)?;
+        let guild = if place.community == place.channel {
+            None
+        } else {
+            place.community.parse::<u64>().ok().filter(|n| *n != 0)
+        };
+        Some(Spot::new(ChannelId::new(channel), guild.map(GuildId::new)))
+    }
+
+    /// A link that opens this channel of a server, for direct messages.
+    fn link(&self) -> Option<String> {
+        let guild = self.guild?;
+        Some(format!(
+            "https://discord.com/channels/{guild}/{}",
+            self.channel
+        ))
+    }
+}
+
+/// Direct messages to players, remembering for a while who refuses them so their pings go
+/// to the game's channel without asking Discord again each turn.
+#[derive(Debug, Clone, Default)]
+struct DirectMessages {
+    refused: Arc<Mutex<HashMap<UserId, Instant>>>,
+}
+
+impl DirectMessages {
+    /// Tells `user` privately what `reply` says about `spot`, with a link to it. False when
+    /// they do not take direct messages from the bot (Discord's 50007) or Discord failed.
+    async fn send(&self, http: &Http, user: UserId, spot: &Spot, reply: &Reply) -> bool {
+        if self.refused_lately(user) {
+            return false;
+        }
+        let mut note = Reply {
+            parts: reply.parts.clone(),
+            ..Reply::default()
+        };
+        if let Some(link) = spot.link() {
+            note = note.and(format!("\n{link}"));
+        }
+        let mut out = outgoing(&note);
+        out.pings.clear();
+        let sent = match user.create_dm_channel(http).await {
+            Ok(dm) => dm.id.send_message(http, message_of(out)).await,
+            Err(error) => Err(error),
+        };
+        match sent {
+            Ok(_) => true,
+            Err(error) => {
+                let code = error_code(&error);
+                info!(
+                    ?code,
+                    "a direct message was refused; the ping goes to the channel"
+                );
+                if code == Some(50007) {
+                    self.lock().insert(user, Instant::now());
+                }
+                false
+            }
+        }
+    }
+
+    fn refused_lately(&self, user: UserId) -> bool {
+        let mut refused = self.lock();
+        refused.retain(|_, when| when.elapsed() < REFUSAL_MEMORY);
+        refused.contains_key(&user)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<UserId, Instant>> {
+        self.refused
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// A reply for a server channel. When it tells a player it is their move
+    /// ([`Reply::turn`]) and they take direct messages, they are told there, with a link,
+    /// and not pinged in the channel; unless they are the one who asked, reading already.
+    async fn outgoing(
+        &self,
+        http: &Http,
+        spot: &Spot,
+        reply: &Reply,
+        asker: Option<&User>,
+    ) -> Outgoing {
+        let mut out = outgoing(reply);
+        let Some(player) = &reply.turn else {
+            return out;
+        };
+        if spot.guild.is_none() || asker == Some(player) {
+            return out;
+        }
+        if let Some(id) = discord_id(player)
+            && self.send(http, id, spot, reply).await
+        {
+            out.pings.retain(|ping| *ping != id);
+        }
+        out
     }
 }
 
@@ -532,6 +655,7 @@ impl Asked {
 struct Handler {
     service: Service,
     guild: Option<GuildId>,
+    dms: DirectMessages,
 }
 
 #[async_trait]
@@ -704,7 +828,10 @@ impl Handler {
             return;
         }
         for (index, reply) in replies.iter().enumerate() {
-            let out = outgoing(reply);
+            let out = self
+                .dms
+                .outgoing(http, &asked.spot, reply, Some(&asked.user))
+                .await;
             let sent = if index == 0 && reply.private == deferred_private {
                 match edit_of(out).execute(http, &asked.token).await {
                     Ok(message) => Some(message),
@@ -825,7 +952,11 @@ impl Handler {
         };
         let replies = chat::handle(&self.service, &incoming).await;
         for reply in &replies {
-            let sent = send(&ctx.http, message.channel_id, outgoing(reply)).await;
+            let out = self
+                .dms
+                .outgoing(&ctx.http, &spot, reply, Some(&incoming.user))
+                .await;
+            let sent = send(&ctx.http, message.channel_id, out).await;
             if let (Some(game), Some(sent)) = (reply.started, sent)
                 && let Some(problem) = self.open_thread(&ctx.http, &spot, game, sent.id).await
             {
@@ -901,10 +1032,12 @@ fn log_refusal(error: &serenity::Error, channel: ChannelId) {
 }
 
 /// Looks at the clocks every `tick`: reminders go to the player by direct message when they
-/// accept them, else to the game's channel; timeouts and expired challenges to the channel.
+/// accept them, else to the game's channel; timeouts, expired challenges and the bot's moves
+/// to the channel (the player to move told by direct message when they accept them).
 async fn clocks(
     service: Service,
     http: Arc<Http>,
+    dms: DirectMessages,
     tick: Duration,
     mut shutdown: watch::Receiver<bool>,
 ) {
@@ -922,34 +1055,27 @@ async fn clocks(
             }
         };
         for notice in &notices {
-            deliver(&http, notice).await;
+            deliver(&http, &dms, notice).await;
         }
     }
 }
 
-async fn deliver(http: &Http, notice: &Notice) {
+async fn deliver(http: &Http, dms: &DirectMessages, notice: &Notice) {
     let (place, reply) = chat::notice_reply(notice);
-    if place.platform != PLATFORM {
-        return;
-    }
-    let Ok(channel) = place.channel.parse::<u64>().map(ChannelId::new) else {
+    let Some(spot) = Spot::of(&place) else {
         return;
     };
-    if let Notice::Reminder { .. } = notice
-        && let [user] = reply.mentions()[..]
-        && let Some(id) = discord_id(user)
-    {
-        let by_dm = match id.create_dm_channel(http).await {
-            Ok(dm) => dm.id.send_message(http, message_of(outgoing(&reply))).await,
-            Err(error) => Err(error),
-        };
-        match by_dm {
-            Ok(_) => return,
-            // 50007: the user does not accept direct messages from the bot.
-            Err(error) => info!(code = ?error_code(&error), "reminder goes to the channel"),
+    let out = match (notice, reply.turn.as_ref().and_then(discord_id)) {
+        // A reminder is for the player alone: by direct message, else in the channel.
+        (Notice::Reminder { .. }, Some(id)) => {
+            if dms.send(http, id, &spot, &reply).await {
+                return;
+            }
+            outgoing(&reply)
         }
-    }
-    send(http, channel, outgoing(&reply)).await;
+        _ => dms.outgoing(http, &spot, &reply, None).await,
+    };
+    send(http, spot.channel, out).await;
 }
 
 #[cfg(test)]
@@ -974,9 +1100,11 @@ mod tests {
                 option("variant", 3, json!("shakti")),
                 option("days", 4, json!(5)),
                 option("colour", 3, json!("white")),
+                option("rating", 3, json!("casual")),
+                option("level", 4, json!(2)),
             ],
         );
-        assert_eq!(text, "challenge shakti 5 days white");
+        assert_eq!(text, "challenge shakti 5 days white casual level 2");
         assert_eq!(users, [UserId::new(42)]);
         let (text, _) = command_text(
             "move",

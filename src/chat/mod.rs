@@ -505,7 +505,7 @@ async fn start_reply(service: &Service, state: &GameState) -> Result<Reply, Serv
         reply.and(format!("I move first.{kind}"))
     } else {
         reply
-            .name(user_of(first), ping)
+            .to_move(user_of(first), ping)
             .and(format!(
                 ", you move first. You have {} per move.{kind}",
                 clock::format_duration(state.row.days_per_move * clock::DAY)
@@ -558,7 +558,7 @@ async fn move_replies(service: &Service, done: &MoveDone) -> Vec<Reply> {
         } else {
             ""
         };
-        reply = reply.and(" ").name(user_of(next), ping).and(format!(
+        reply = reply.and(" ").to_move(user_of(next), ping).and(format!(
             ", your move{check} as {} (move {}); deadline {deadline}.",
             state.variant.side_name(state.turn()),
             state.move_number()
@@ -662,7 +662,7 @@ pub fn notice_reply(notice: &Notice) -> (Place, Reply) {
         Notice::Reminder { place, game, left } => {
             let reply = match game.to_move() {
                 Some(player) => Reply::text("Reminder: ")
-                    .mention(user_of(player))
+                    .to_move(user_of(player), true)
                     .and(format!(
                         ", it's your move in game #{} ({}); {} left.",
                         game.row.id,
@@ -691,7 +691,7 @@ pub fn notice_reply(notice: &Notice) -> (Place, Reply) {
             );
             let reply = match game.to_move() {
                 Some(player) => Reply::text(format!("{lead} "))
-                    .mention(user_of(player))
+                    .to_move(user_of(player), true)
                     .and(", your move."),
                 None => end_reply(game, &format!("{lead} Game over:")),
             };

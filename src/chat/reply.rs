@@ -75,6 +75,9 @@ pub struct Reply {
     pub actions: Vec<Action>,
     /// The game this reply announces the start of (Discord opens a thread for it).
     pub started: Option<i64>,
+    /// The player this reply tells it is their move, when they take turn pings. A platform
+    /// that can reach them privately may ping them there instead of in the channel.
+    pub turn: Option<User>,
 }
 
 impl Reply {
@@ -119,6 +122,16 @@ impl Reply {
             Part::Name(user)
         });
         self
+    }
+
+    /// Appends the name of the player to move, pinging them (and marking the reply as their
+    /// turn ping) when `ping` is set.
+    #[must_use]
+    pub fn to_move(mut self, user: User, ping: bool) -> Reply {
+        if ping {
+            self.turn = Some(user.clone());
+        }
+        self.name(user, ping)
     }
 
     /// Attaches a picture.

@@ -21,6 +21,8 @@ pub const GUILD: u64 = 2_000;
 pub const CHANNEL: u64 = 3_000;
 /// The bot's name.
 pub const BOT_NAME: &str = "Pigeon";
+/// A user's direct-message channel with the bot is this plus their id.
+pub const DM_CHANNELS: u64 = 7_000_000;
 
 /// How long a test waits for serenity's next request before it fails (a hang guard, not a
 /// speed goal).
@@ -150,6 +152,16 @@ impl FakeDiscord {
                 self.summary()
             ),
         }
+    }
+
+    /// Every request so far, looked at or not, with this method whose path contains `path`.
+    pub fn all(&self, method: &str, path: &str) -> Vec<Recorded> {
+        let log = self.log.lock().expect("the log");
+        log.requests
+            .iter()
+            .filter(|r| r.method == method && r.path.contains(path))
+            .cloned()
+            .collect()
     }
 
     /// Every request so far, one line each.
@@ -328,10 +340,12 @@ fn respond(
         .iter()
         .find(|(m, p, _)| m == method && path.contains(p.as_str()));
     if let Some((_, _, code)) = refused {
-        return (
-            403,
-            Some(json!({ "message": "Missing Permissions", "code": code })),
-        );
+        let message = match code {
+            50007 => "Cannot send messages to this user",
+            50001 => "Missing Access",
+            _ => "Missing Permissions",
+        };
+        return (403, Some(json!({ "message": message, "code": code })));
     }
     let path = path.split('?').next().unwrap_or(path);
     let segments: Vec<&str> = path.trim_start_matches("/api/v10/").split('/').collect();
@@ -384,13 +398,16 @@ fn respond(
             )
         }
         ("POST", ["users", "@me", "channels"]) => {
-            let id = log.id();
+            let recipient = json["recipient_id"]
+                .as_str()
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(1);
             (
                 200,
                 Some(json!({
-                    "id": id.to_string(),
+                    "id": (DM_CHANNELS + recipient).to_string(),
                     "type": 1,
-                    "recipients": [user(json["recipient_id"].as_str().and_then(|s| s.parse().ok()).unwrap_or(1), "someone")]
+                    "recipients": [user(recipient, "someone")]
                 })),
             )
         }

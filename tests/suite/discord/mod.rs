@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use tokio::sync::watch;
 
 use crate::transcripts::{START, open};
-use fake::{APP, CHANNEL, FakeDiscord, GUILD, Recorded, member, message};
+use fake::{APP, CHANNEL, DM_CHANNELS, FakeDiscord, GUILD, Recorded, member, message};
 
 const ALICE: u64 = 101;
 const BOB: u64 = 102;
@@ -31,6 +31,7 @@ fn name(id: u64) -> &'static str {
     match id {
         ALICE => "alice",
         BOB => "bob",
+        APP => fake::BOT_NAME,
         _ => "carol",
     }
 }
@@ -309,6 +310,29 @@ fn option(name: &str, kind: u64, value: Value) -> Value {
     option
 }
 
+/// The channel a message was sent to.
+fn channel_of(request: &Recorded) -> u64 {
+    request
+        .path
+        .split('/')
+        .nth(4)
+        .and_then(|s| s.parse().ok())
+        .expect("a channel id")
+}
+
+/// The direct messages sent to `user` so far.
+fn dms_to(bot: &Bot, user: u64) -> Vec<Recorded> {
+    bot.fake.all(
+        "POST",
+        &format!("/channels/{}/messages", DM_CHANNELS + user),
+    )
+}
+
+/// The users a message may ping.
+fn pinged(request: &Recorded) -> Value {
+    request.json["allowed_mentions"]["users"].clone()
+}
+
 /// Checks the attached board picture: one PNG that decodes.
 fn assert_board(request: &Recorded) {
     assert_eq!(request.files.len(), 1, "one picture: {:?}", request.json);
@@ -355,12 +379,7 @@ async fn a_whole_game_through_slash_commands_buttons_and_a_thread() {
         .await;
     assert_eq!(thread.json["name"], "Game #1");
     let welcome = bot.fake.next("POST", "/messages").await;
-    let thread_id: u64 = welcome
-        .path
-        .split('/')
-        .nth(4)
-        .and_then(|s| s.parse().ok())
-        .expect("a thread id");
+    let thread_id: u64 = channel_of(&welcome);
     assert!(text(&welcome).contains("type your moves in this thread"));
 
     // In the thread, alice completes a move: at most 25 legal moves containing what she typed.
@@ -401,7 +420,8 @@ async fn a_whole_game_through_slash_commands_buttons_and_a_thread() {
         Some(25)
     );
 
-    // She plays the completed move with /move: the board, bob's turn with a ping.
+    // She plays the completed move with /move: the board in the thread, and bob is told it
+    // is his move by direct message, with a link to the thread, rather than pinged there.
     let played = bot.slash(
         ALICE,
         thread_id,
@@ -411,7 +431,16 @@ async fn a_whole_game_through_slash_commands_buttons_and_a_thread() {
     let moved = bot.answer(&played).await;
     assert_says(&moved, &format!("alice played {}", choices[0]));
     assert_says(&moved, &format!("<@{BOB}>, your move"));
+    assert_eq!(moved.json["allowed_mentions"]["users"], json!([]));
     assert_board(&moved);
+    let told = dms_to(&bot, BOB);
+    assert_eq!(told.len(), 1, "{}", bot.fake.summary());
+    assert_says(&told[0], &format!("alice played {}", choices[0]));
+    assert_says(
+        &told[0],
+        &format!("https://discord.com/channels/{GUILD}/{thread_id}"),
+    );
+    assert_eq!(told[0].json["allowed_mentions"]["users"], json!([]));
 
     // bob types his move in the thread: a message with the board.
     bot.say(BOB, thread_id, "e7e6");
@@ -502,12 +531,7 @@ async fn started(bot: &mut Bot) -> u64 {
     assert_says(&start, "starts");
     bot.fake.next("POST", "/threads").await;
     let welcome = bot.fake.next("POST", "/messages").await;
-    welcome
-        .path
-        .split('/')
-        .nth(4)
-        .and_then(|s| s.parse().ok())
-        .expect("a thread id")
+    channel_of(&welcome)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -561,7 +585,11 @@ async fn reminders_go_by_direct_message_or_else_to_the_thread() {
     assert_says(&reminder, "game #1");
 
     // alice accepts no direct messages: the last hour's reminder goes to the thread.
-    bot.fake.refuse("POST", "/users/@me/channels", 50007);
+    bot.fake.refuse(
+        "POST",
+        &format!("/channels/{}/messages", DM_CHANNELS + ALICE),
+        50007,
+    );
     bot.clock.advance(DAY - HOUR);
     let reminder = bot
         .fake
@@ -569,6 +597,80 @@ async fn reminders_go_by_direct_message_or_else_to_the_thread() {
         .await;
     assert_says(&reminder, &format!("Reminder: <@{ALICE}>"));
     assert_says(&reminder, "59 minutes left");
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn turn_pings_go_by_direct_message_or_else_to_the_thread() {
+    let mut bot = Bot::start().await;
+    bot.fake.refuse(
+        "POST",
+        &format!("/channels/{}/messages", DM_CHANNELS + ALICE),
+        50007,
+    );
+    let thread = started(&mut bot).await;
+    let link = format!("https://discord.com/channels/{GUILD}/{thread}");
+
+    // bob takes direct messages: he is told there and not pinged in the thread.
+    bot.say(ALICE, thread, "e3e4");
+    let moved = bot
+        .fake
+        .next("POST", &format!("/channels/{thread}/messages"))
+        .await;
+    assert_says(&moved, &format!("<@{BOB}>, your move"));
+    assert_eq!(pinged(&moved), json!([]));
+    let told = dms_to(&bot, BOB);
+    assert_eq!(told.len(), 1, "{}", bot.fake.summary());
+    assert_says(&told[0], "alice played e4 in game #1");
+    assert_says(&told[0], &link);
+
+    // alice refuses direct messages: after one refused try she is pinged in the thread,
+    // and the bot does not try again on her next turn.
+    for (by, typed) in [(BOB, "e7e6"), (ALICE, "c3c4"), (BOB, "c7c6")] {
+        bot.say(by, thread, typed);
+        let moved = bot
+            .fake
+            .next("POST", &format!("/channels/{thread}/messages"))
+            .await;
+        let next = if by == BOB { ALICE } else { BOB };
+        assert_says(&moved, &format!("<@{next}>, your move"));
+        let expected = if next == ALICE {
+            json!([ALICE.to_string()])
+        } else {
+            json!([])
+        };
+        assert_eq!(pinged(&moved), expected, "{}", text(&moved));
+    }
+    // One refused try, when the game started with alice to move.
+    assert_eq!(dms_to(&bot, ALICE).len(), 1, "{}", bot.fake.summary());
+    assert_eq!(dms_to(&bot, BOB).len(), 2);
+
+    // Against the bot the player is reading already: no direct message, though bob takes them.
+    let options = json!([
+        option("opponent", 6, json!(APP.to_string())),
+        option("variant", 3, json!("chak")),
+        option("colour", 3, json!("white")),
+        option("level", 4, json!(1)),
+    ]);
+    let asked = bot.slash(BOB, CHANNEL, "challenge", options);
+    let start = bot.answer(&asked).await;
+    assert_says(&start, "Game #2 (Chak) starts");
+    assert_says(&start, "against me at level 1");
+    bot.fake.next("POST", "/threads").await;
+    let welcome = bot.fake.next("POST", "/messages").await;
+    let second: u64 = channel_of(&welcome);
+    let played = bot.slash(
+        BOB,
+        second,
+        "move",
+        json!([option("move", 3, json!("e3e4"))]),
+    );
+    assert_says(&bot.answer(&played).await, "bob played e4 in game #2");
+    let answer = bot.followup(&played).await;
+    assert_says(&answer, "Pigeon played");
+    assert_says(&answer, &format!("<@{BOB}>, your move"));
+    assert_board(&answer);
+    assert_eq!(dms_to(&bot, BOB).len(), 2, "{}", bot.fake.summary());
     bot.stop().await;
 }
 
