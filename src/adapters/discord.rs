@@ -81,11 +81,37 @@ impl DiscordConfig {
 /// Why the bot stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum DiscordError {
-    /// Building the client or the gateway connection failed.
+    /// Discord does not know the token.
     #[error(
-        "Discord connection failed: {0}. Check DISCORD_TOKEN, and that the intents the bot asks for are enabled in the developer portal."
+        "Discord refused the bot token. Copy it again from the Bot page of the developer portal into DISCORD_TOKEN."
     )]
-    Connection(#[from] serenity::Error),
+    Token,
+    /// The Message Content intent was asked for but is not enabled for the application.
+    #[error(
+        "Discord refused the Message Content intent. Turn it on in the developer portal (Bot page, Privileged Gateway Intents), or unset DISCORD_MESSAGE_CONTENT: players then move with /move or by mentioning the bot."
+    )]
+    MessageContent,
+    /// Building the client or the gateway connection failed otherwise.
+    #[error("Discord connection failed: {0}. Check the network and DISCORD_TOKEN.")]
+    Connection(serenity::Error),
+}
+
+impl From<serenity::Error> for DiscordError {
+    fn from(error: serenity::Error) -> DiscordError {
+        use serenity::gateway::GatewayError;
+        match &error {
+            serenity::Error::Gateway(GatewayError::InvalidAuthentication) => DiscordError::Token,
+            serenity::Error::Gateway(GatewayError::DisallowedGatewayIntents) => {
+                DiscordError::MessageContent
+            }
+            serenity::Error::Http(serenity::http::HttpError::UnsuccessfulRequest(response))
+                if response.status_code.as_u16() == 401 =>
+            {
+                DiscordError::Token
+            }
+            _ => DiscordError::Connection(error),
+        }
+    }
 }
 
 /// Runs the bot until `shutdown` turns true.

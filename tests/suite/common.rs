@@ -23,3 +23,13 @@ pub fn runtime() -> tokio::runtime::Runtime {
         .build()
         .expect("a runtime")
 }
+
+/// The number of frames of a GIF, each decoded.
+pub fn gif_frames(gif: &[u8]) -> usize {
+    let mut decoder = gif::DecodeOptions::new().read_info(gif).expect("a GIF");
+    let mut frames = 0;
+    while decoder.read_next_frame().expect("frames decode").is_some() {
+        frames += 1;
+    }
+    frames
+}

@@ -12,6 +12,8 @@ use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Notify, mpsc};
 use tokio_tungstenite::tungstenite::Message as Frame;
+use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
 /// The bot's application (and user) id.
 pub const APP: u64 = 1_000;
@@ -45,12 +47,35 @@ pub struct Recorded {
     pub files: Vec<File>,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Log {
     requests: Vec<Recorded>,
     next_id: u64,
-    /// Requests refused with a Discord error code: (method, path fragment, code).
-    refusals: Vec<(String, String, u64)>,
+    refusals: Vec<Refusal>,
+    /// The gateway intents the application may use (the privileged ones need enabling).
+    granted_intents: u64,
+}
+
+/// Requests refused with a Discord error code.
+#[derive(Debug)]
+struct Refusal {
+    method: String,
+    /// A fragment of the path.
+    path: String,
+    code: u64,
+    /// Only requests that attach files (the Attach Files permission).
+    with_files: bool,
+}
+
+impl Default for Log {
+    fn default() -> Log {
+        Log {
+            requests: Vec::new(),
+            next_id: 0,
+            refusals: Vec::new(),
+            granted_intents: u64::MAX,
+        }
+    }
 }
 
 impl Log {
@@ -87,7 +112,7 @@ impl FakeDiscord {
         let changed = Arc::new(Notify::new());
         let (events, receiver) = mpsc::unbounded_channel();
         tokio::spawn(serve_http(http, ws, Arc::clone(&log), Arc::clone(&changed)));
-        tokio::spawn(serve_gateway(gateway, receiver));
+        tokio::spawn(serve_gateway(gateway, receiver, Arc::clone(&log)));
         FakeDiscord {
             api,
             log,
@@ -120,9 +145,28 @@ impl FakeDiscord {
     /// From now on, refuses requests with this method whose path contains `path`, with a
     /// Discord error code (50013 missing permissions, 50007 no direct messages).
     pub fn refuse(&self, method: &str, path: &str, code: u64) {
+        self.refusal(method, path, code, false);
+    }
+
+    /// From now on, refuses requests like [`FakeDiscord::refuse`] when they attach files.
+    pub fn refuse_files(&self, method: &str, path: &str, code: u64) {
+        self.refusal(method, path, code, true);
+    }
+
+    fn refusal(&self, method: &str, path: &str, code: u64, with_files: bool) {
         let mut log = self.log.lock().expect("the log");
-        log.refusals
-            .push((method.to_owned(), path.to_owned(), code));
+        log.refusals.push(Refusal {
+            method: method.to_owned(),
+            path: path.to_owned(),
+            code,
+            with_files,
+        });
+    }
+
+    /// From now on, the gateway closes with 4014 (disallowed intents) when the bot identifies
+    /// with an intent outside `intents`.
+    pub fn grant_intents(&self, intents: u64) {
+        self.log.lock().expect("the log").granted_intents = intents;
     }
 
     /// The next request (after those already looked at) with this method whose path
@@ -233,7 +277,7 @@ async fn connection(
         let (json, files) = decode_body(&content_type, &body);
         let (status, answer) = {
             let mut log = log.lock().expect("the log");
-            let answer = respond(&mut log, &method, &path, &json, ws);
+            let answer = respond(&mut log, &method, &path, &json, !files.is_empty(), ws);
             log.requests.push(Recorded {
                 method,
                 path,
@@ -333,13 +377,13 @@ fn respond(
     method: &str,
     path: &str,
     json: &Value,
+    has_files: bool,
     ws: &str,
 ) -> (u16, Option<Value>) {
-    let refused = log
-        .refusals
-        .iter()
-        .find(|(m, p, _)| m == method && path.contains(p.as_str()));
-    if let Some((_, _, code)) = refused {
+    let refused = log.refusals.iter().find(|r| {
+        r.method == method && path.contains(r.path.as_str()) && (has_files || !r.with_files)
+    });
+    if let Some(Refusal { code, .. }) = refused {
         let message = match code {
             50007 => "Cannot send messages to this user",
             50001 => "Missing Access",
@@ -464,20 +508,26 @@ pub fn message(id: u64, channel: u64, author: u64, name: &str, content: &str) ->
     })
 }
 
-async fn serve_gateway(listener: TcpListener, events: mpsc::UnboundedReceiver<(String, Value)>) {
+async fn serve_gateway(
+    listener: TcpListener,
+    events: mpsc::UnboundedReceiver<(String, Value)>,
+    log: Arc<Mutex<Log>>,
+) {
     let events = Arc::new(tokio::sync::Mutex::new(events));
     while let Ok((stream, _)) = listener.accept().await {
-        let events = Arc::clone(&events);
+        let (events, log) = (Arc::clone(&events), Arc::clone(&log));
         tokio::spawn(async move {
-            let _ = session(stream, &events).await;
+            let _ = session(stream, &events, &log).await;
         });
     }
 }
 
-/// One gateway connection: HELLO, READY after IDENTIFY, heartbeat ACKs, then the events.
+/// One gateway connection: HELLO, READY after IDENTIFY (or a close with 4014 when it asks
+/// for an intent not granted), heartbeat ACKs, then the events.
 async fn session(
     stream: TcpStream,
     events: &tokio::sync::Mutex<mpsc::UnboundedReceiver<(String, Value)>>,
+    log: &Mutex<Log>,
 ) -> Result<(), tokio_tungstenite::tungstenite::Error> {
     let mut ws = tokio_tungstenite::accept_async(stream).await?;
     let hello = json!({ "op": 10, "d": { "heartbeat_interval": 41_250 }, "s": null, "t": null });
@@ -495,6 +545,16 @@ async fn session(
                         ws.send(Frame::text(json!({ "op": 11, "d": null }).to_string())).await?;
                     }
                     Some(2) => {
+                        let granted = log.lock().expect("the log").granted_intents;
+                        let asked = payload["d"]["intents"].as_u64().unwrap_or(0);
+                        if asked & !granted != 0 {
+                            let close = CloseFrame {
+                                code: CloseCode::from(4014),
+                                reason: "Disallowed intent(s).".into(),
+                            };
+                            ws.send(Frame::Close(Some(close))).await?;
+                            return Ok(());
+                        }
                         sequence += 1;
                         let ready = json!({
                             "op": 0, "s": sequence, "t": "READY",

@@ -13,6 +13,7 @@ use pigeon::service::{DAY, HOUR, ManualClock, Service};
 use serde_json::{Value, json};
 use tokio::sync::watch;
 
+use crate::common::gif_frames;
 use crate::transcripts::{START, open};
 use fake::{APP, CHANNEL, DM_CHANNELS, FakeDiscord, GUILD, Recorded, member, message};
 
@@ -23,7 +24,10 @@ const CAROL: u64 = 103;
 /// The interaction response types Discord defines.
 const MESSAGE: u64 = 4;
 const DEFERRED: u64 = 5;
+const UPDATE_MESSAGE: u64 = 7;
 const AUTOCOMPLETE: u64 = 8;
+/// The gateway intent that lets a bot read what people type.
+const MESSAGE_CONTENT: u64 = 1 << 15;
 /// The message flag of an answer only the asker sees.
 const EPHEMERAL: u64 = 64;
 
@@ -33,6 +37,32 @@ fn name(id: u64) -> &'static str {
         BOB => "bob",
         APP => fake::BOT_NAME,
         _ => "carol",
+    }
+}
+
+/// A fake Discord and a service on a database in a temporary folder (kept while the
+/// folder lives), with logs shown for failing tests.
+async fn parts() -> (tempfile::TempDir, ManualClock, Service, FakeDiscord) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_test_writer()
+        .try_init();
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let clock = ManualClock::new(START);
+    let service = open(&dir.path().join("discord.db"), &clock).await;
+    let fake = FakeDiscord::start().await;
+    (dir, clock, service, fake)
+}
+
+/// The bot's configuration for a fake Discord.
+fn config(fake: &FakeDiscord) -> DiscordConfig {
+    DiscordConfig {
+        guild_id: Some(GUILD),
+        message_content: true,
+        api_base: Some(fake.api.clone()),
+        ..DiscordConfig::new(Secret::new("fake-token"))
     }
 }
 
@@ -54,22 +84,10 @@ impl Bot {
 
     /// A bot that looks at the clocks every `tick`.
     async fn ticking(tick: Duration) -> Bot {
-        let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-            .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-        let _ = tracing_subscriber::fmt()
-            .with_env_filter(filter)
-            .with_test_writer()
-            .try_init();
-        let dir = tempfile::tempdir().expect("a temporary folder");
-        let clock = ManualClock::new(START);
-        let service = open(&dir.path().join("discord.db"), &clock).await;
-        let mut fake = FakeDiscord::start().await;
+        let (dir, clock, service, mut fake) = parts().await;
         let config = DiscordConfig {
-            guild_id: Some(GUILD),
-            message_content: true,
-            api_base: Some(fake.api.clone()),
             tick,
-            ..DiscordConfig::new(Secret::new("fake-token"))
+            ..config(&fake)
         };
         let (stop, shutdown) = watch::channel(false);
         let task = tokio::spawn(discord::run(service.clone(), config, shutdown));
@@ -115,15 +133,16 @@ impl Bot {
         self.ids.fetch_add(1, Ordering::Relaxed)
     }
 
+    /// An interaction by `user` in `channel`: a server's channel or thread, or `user`'s
+    /// direct messages with the bot (`DM_CHANNELS + user`), where Discord names no server and
+    /// sends the user without a member.
     fn interaction(&self, kind: u64, user: u64, channel: u64, data: Value) -> (u64, Value) {
         let id = self.id();
         let mut interaction = json!({
             "id": id.to_string(),
             "application_id": APP.to_string(),
             "type": kind,
-            "guild_id": GUILD.to_string(),
             "channel_id": channel.to_string(),
-            "member": member(user, name(user)),
             "token": format!("token-{id}"),
             "version": 1,
             "app_permissions": "0",
@@ -132,6 +151,13 @@ impl Bot {
             "entitlements": [],
             "attachment_size_limit": 10_485_760,
         });
+        if channel == DM_CHANNELS + user {
+            interaction["user"] = fake::user(user, name(user));
+            interaction["context"] = json!(1);
+        } else {
+            interaction["guild_id"] = json!(GUILD.to_string());
+            interaction["member"] = member(user, name(user));
+        }
         interaction["data"] = data;
         (id, interaction)
     }
@@ -249,6 +275,19 @@ impl Bot {
         self.fake
             .next("POST", &format!("/webhooks/{APP}/{token}"))
             .await
+    }
+
+    /// A private command's answer: deferred ephemerally, then edited in.
+    async fn private(
+        &mut self,
+        user: u64,
+        channel: u64,
+        command: &str,
+        options: Value,
+    ) -> Recorded {
+        let asked = self.slash(user, channel, command, options);
+        assert_eq!(self.acknowledged(&asked).await, (DEFERRED, EPHEMERAL));
+        self.edited(&asked).await
     }
 
     /// A private answer to a public command: the deferred answer is deleted and an
@@ -515,9 +554,7 @@ async fn a_whole_game_through_slash_commands_buttons_and_a_thread() {
     assert_eq!(none.json["data"]["choices"], json!([]));
 
     // Private commands are deferred ephemerally.
-    let asked = bot.slash(CAROL, CHANNEL, "help", json!([]));
-    assert_eq!(bot.acknowledged(&asked).await, (DEFERRED, EPHEMERAL));
-    let help = bot.edited(&asked).await;
+    let help = bot.private(CAROL, CHANNEL, "help", json!([])).await;
     assert_says(&help, "challenge");
 
     bot.stop().await;
@@ -549,14 +586,9 @@ async fn missing_permissions_are_named_and_threads_can_be_turned_off() {
     assert_eq!(problem.json["flags"].as_u64().unwrap_or(0) & EPHEMERAL, 0);
 
     // An admin turns threads off: the next game stays in its channel.
-    let asked = bot.slash(
-        ALICE,
-        CHANNEL,
-        "threads",
-        json!([option("threads", 3, json!("off"))]),
-    );
-    assert_eq!(bot.acknowledged(&asked).await, (DEFERRED, EPHEMERAL));
-    assert_says(&bot.edited(&asked).await, "played in their channel");
+    let off = json!([option("threads", 3, json!("off"))]);
+    let answer = bot.private(ALICE, CHANNEL, "threads", off).await;
+    assert_says(&answer, "played in their channel");
     bot.challenge(CAROL, ALICE).await;
     let accepted = bot.slash(ALICE, CHANNEL, "accept", json!([]));
     assert_says(&bot.answer(&accepted).await, "Game #2");
@@ -672,6 +704,119 @@ async fn turn_pings_go_by_direct_message_or_else_to_the_thread() {
     assert_board(&answer);
     assert_eq!(dms_to(&bot, BOB).len(), 2, "{}", bot.fake.summary());
     bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn completions_replays_second_thoughts_and_private_answers() {
+    let mut bot = Bot::start().await;
+    let thread = started(&mut bot).await;
+
+    // The game option completes to the asker's games that are on.
+    let typed = bot.command(
+        4,
+        ALICE,
+        CHANNEL,
+        "board",
+        json!([{ "name": "game", "type": 4, "value": "", "focused": true }]),
+    );
+    let choices = bot.callback(&typed).await;
+    assert_eq!(choices.json["type"].as_u64(), Some(AUTOCOMPLETE));
+    let choices = choices.json["data"]["choices"].as_array().cloned();
+    let choices = choices.expect("choices");
+    assert_eq!(choices.len(), 1, "{choices:?}");
+    assert_eq!(choices[0]["value"], 1);
+    let label = choices[0]["name"].as_str().expect("a label");
+    assert!(label.contains("#1") && label.contains("Chak"), "{label}");
+    let typed = bot.command(
+        4,
+        CAROL,
+        CHANNEL,
+        "board",
+        json!([{ "name": "game", "type": 4, "value": "", "focused": true }]),
+    );
+    assert_eq!(
+        bot.callback(&typed).await.json["data"]["choices"],
+        json!([])
+    );
+
+    // Two moves, then /gif: the replay as an animated GIF, a frame a position.
+    for (by, typed) in [(ALICE, "e3e4"), (BOB, "e7e6")] {
+        bot.say(by, thread, typed);
+        bot.fake
+            .next("POST", &format!("/channels/{thread}/messages"))
+            .await;
+    }
+    let asked = bot.slash(ALICE, thread, "gif", json!([]));
+    let replay = bot.answer(&asked).await;
+    assert_eq!(replay.files.len(), 1, "{:?}", replay.json);
+    assert_eq!(replay.files[0].name, "game-1.gif");
+    assert_eq!(gif_frames(&replay.files[0].data), 3);
+
+    // bob starts to resign and thinks better of it: nothing happens.
+    let asked = bot.slash(BOB, thread, "resign", json!([]));
+    assert_eq!(bot.acknowledged(&asked).await, (MESSAGE, EPHEMERAL));
+    let pressed = bot.press(BOB, thread, 8_004, "dismiss");
+    let kept = bot.callback(&pressed).await;
+    assert_eq!(kept.json["type"].as_u64(), Some(UPDATE_MESSAGE));
+    assert_eq!(kept.json["data"]["content"], "Nothing was done.");
+    assert_eq!(kept.json["data"]["components"], json!([]));
+    let game = bot.service.load(1).await.expect("the game");
+    assert_eq!(game.row.status, "active");
+
+    // Without Attach Files in the thread, the move is still told, and the permission named.
+    bot.fake
+        .refuse_files("POST", &format!("/channels/{thread}/messages"), 50013);
+    bot.say(ALICE, thread, "c3c4");
+    let refused = bot
+        .fake
+        .next("POST", &format!("/channels/{thread}/messages"))
+        .await;
+    assert_eq!(refused.files.len(), 1);
+    let told = bot
+        .fake
+        .next("POST", &format!("/channels/{thread}/messages"))
+        .await;
+    assert!(told.files.is_empty());
+    assert_says(&told, "alice played c4 in game #1");
+    assert_says(&told, "I need the **Attach Files** permission here");
+
+    // In direct messages with the bot: private commands work, server settings are explained.
+    let dm = DM_CHANNELS + ALICE;
+    assert_says(&bot.private(ALICE, dm, "games", json!([])).await, "#1");
+    let off = json!([option("threads", 3, json!("off"))]);
+    let answer = bot.private(ALICE, dm, "threads", off).await;
+    assert_says(&answer, "Threads are a server setting");
+
+    // Without View Channel, the thread cannot be opened: the game goes on in the channel.
+    bot.fake.refuse("POST", "/threads", 50001);
+    bot.challenge(CAROL, ALICE).await;
+    let accepted = bot.slash(ALICE, CHANNEL, "accept", json!([]));
+    assert_says(&bot.answer(&accepted).await, "Game #2");
+    let problem = bot.followup(&accepted).await;
+    assert_says(&problem, "I can't see this channel");
+    assert_says(&problem, "**Create Public Threads**");
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_message_content_intent_is_explained() {
+    let (_dir, _clock, service, fake) = parts().await;
+    fake.grant_intents(!MESSAGE_CONTENT);
+    let (_stop, shutdown) = watch::channel(false);
+    let run = discord::run(service, config(&fake), shutdown);
+    let ended = tokio::time::timeout(Duration::from_secs(60), run).await;
+    let error = ended
+        .expect("the bot gives up")
+        .expect_err("the intent is refused");
+    assert!(
+        matches!(error, discord::DiscordError::MessageContent),
+        "{error:?}"
+    );
+    let told = error.to_string();
+    assert!(
+        told.contains("Privileged Gateway Intents") && told.contains("DISCORD_MESSAGE_CONTENT"),
+        "{told}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
