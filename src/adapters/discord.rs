@@ -12,13 +12,13 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serenity::all::{
-    AutoArchiveDuration, ButtonStyle, ChannelId, Client, ClientBuilder, Command, CommandDataOption,
-    CommandDataOptionValue, CommandInteraction, CommandOptionType, ComponentInteraction, Context,
-    CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateAutocompleteResponse,
-    CreateButton, CreateCommand, CreateCommandOption, CreateInteractionResponse,
-    CreateInteractionResponseFollowup, CreateInteractionResponseMessage, CreateMessage,
-    CreateThread, EditInteractionResponse, EventHandler, GatewayIntents, GuildId, Http,
-    HttpBuilder, Interaction, InteractionId, Message, MessageId, Permissions, Ready, UserId,
+    AutoArchiveDuration, ButtonStyle, Channel, ChannelId, ChannelType, Client, ClientBuilder,
+    Command, CommandDataOption, CommandDataOptionValue, CommandInteraction, CommandOptionType,
+    ComponentInteraction, Context, CreateActionRow, CreateAllowedMentions, CreateAttachment,
+    CreateAutocompleteResponse, CreateButton, CreateCommand, CreateCommandOption,
+    CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
+    CreateMessage, CreateThread, EditInteractionResponse, EventHandler, GatewayIntents, GuildId,
+    Http, HttpBuilder, Interaction, InteractionId, Message, MessageId, Permissions, Ready, UserId,
 };
 use serenity::async_trait;
 use serenity::builder::Builder;
@@ -898,6 +898,10 @@ impl Handler {
             Ok(false) => return None,
             Err(error) => return Some(error.to_string()),
         }
+        if is_thread(http, spot.channel).await {
+            // A rematch agreed in a game's thread: the new game is played there too.
+            return None;
+        }
         let builder = CreateThread::new(format!("Game #{game}"))
             .auto_archive_duration(AutoArchiveDuration::OneWeek);
         let thread = match spot
@@ -988,6 +992,22 @@ impl Handler {
             {
                 send(&ctx.http, message.channel_id, notice(problem)).await;
             }
+        }
+    }
+}
+
+/// Whether a channel is a thread (where no thread can be opened). When Discord cannot say,
+/// it is taken as a channel.
+async fn is_thread(http: &Http, channel: ChannelId) -> bool {
+    match http.get_channel(channel).await {
+        Ok(Channel::Guild(channel)) => matches!(
+            channel.kind,
+            ChannelType::PublicThread | ChannelType::PrivateThread | ChannelType::NewsThread
+        ),
+        Ok(_) => false,
+        Err(error) => {
+            warn!(%error, %channel, "looking up a channel failed");
+            false
         }
     }
 }

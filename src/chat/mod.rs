@@ -435,9 +435,11 @@ fn challenge_reply(challenge: &ChallengeSummary) -> Reply {
 }
 
 /// The answers offered under a game's messages while it is on.
+/// The answers offered with a game's message: while it is on, its legal moves, a draw offer
+/// and resigning; once it is over, a rematch and the replay.
 fn game_actions(mut reply: Reply, state: &GameState) -> Reply {
+    let id = state.row.id;
     if state.is_active() {
-        let id = state.row.id;
         reply.actions.extend([
             Action::new("Legal moves", format!("moves #{id}"), Style::Secondary),
             Action::new(
@@ -446,6 +448,11 @@ fn game_actions(mut reply: Reply, state: &GameState) -> Reply {
                 Style::Secondary,
             ),
             Action::new("Resign", format!("resign #{id}"), Style::Danger),
+        ]);
+    } else {
+        reply.actions.extend([
+            Action::new("Rematch", format!("rematch #{id}"), Style::Primary),
+            Action::new("Replay", format!("gif #{id}"), Style::Secondary),
         ]);
     }
     reply
@@ -601,7 +608,7 @@ fn last_move_marks(state: &GameState) -> Option<MoveMarks> {
 
 fn end_reply(state: &GameState, lead: &str) -> Reply {
     let result = state.result_text().unwrap_or_default();
-    Reply::text(format!("{lead} {result}."))
+    game_actions(Reply::text(format!("{lead} {result}.")), state)
 }
 
 async fn draw_reply(

@@ -54,6 +54,8 @@ struct Log {
     refusals: Vec<Refusal>,
     /// The gateway intents the application may use (the privileged ones need enabling).
     granted_intents: u64,
+    /// The threads opened so far.
+    threads: Vec<u64>,
 }
 
 /// Requests refused with a Discord error code.
@@ -74,6 +76,7 @@ impl Default for Log {
             next_id: 0,
             refusals: Vec::new(),
             granted_intents: u64::MAX,
+            threads: Vec::new(),
         }
     }
 }
@@ -413,24 +416,18 @@ fn respond(
                 Some(message(id, CHANNEL, APP, BOT_NAME, text_of(json))),
             )
         }
-        ("POST", ["channels", channel, "messages", from, "threads"]) => {
+        ("POST", ["channels", channel, "messages", _, "threads"]) => {
             let id = log.id();
+            log.threads.push(id);
             let name = json["name"].as_str().unwrap_or("thread");
-            let _ = from;
+            (200, Some(channel_object(id, Some(channel), name)))
+        }
+        ("GET", ["channels", channel]) => {
+            let id = channel.parse().unwrap_or(CHANNEL);
+            let parent = log.threads.contains(&id).then_some(CHANNEL.to_string());
             (
                 200,
-                Some(json!({
-                    "id": id.to_string(),
-                    "type": 11,
-                    "guild_id": GUILD.to_string(),
-                    "parent_id": channel,
-                    "owner_id": APP.to_string(),
-                    "name": name,
-                    "thread_metadata": {
-                        "archived": false, "auto_archive_duration": 10080,
-                        "archive_timestamp": "2026-01-01T09:00:00.000000+00:00", "locked": false
-                    }
-                })),
+                Some(channel_object(id, parent.as_deref(), "a channel")),
             )
         }
         ("POST", ["channels", channel, "messages"]) => {
@@ -457,6 +454,29 @@ fn respond(
         }
         _ => (404, Some(json!({ "message": "Unknown route", "code": 0 }))),
     }
+}
+
+/// A server's text channel, or a thread when it has a parent channel.
+fn channel_object(id: u64, parent: Option<&str>, name: &str) -> Value {
+    let mut channel = json!({
+        "id": id.to_string(),
+        "type": 0,
+        "guild_id": GUILD.to_string(),
+        "name": name,
+        "position": 0,
+        "permission_overwrites": [],
+        "nsfw": false,
+    });
+    if let Some(parent) = parent {
+        channel["type"] = json!(11);
+        channel["parent_id"] = json!(parent);
+        channel["owner_id"] = json!(APP.to_string());
+        channel["thread_metadata"] = json!({
+            "archived": false, "auto_archive_duration": 10080,
+            "archive_timestamp": "2026-01-01T09:00:00.000000+00:00", "locked": false
+        });
+    }
+    channel
 }
 
 fn text_of(json: &Value) -> &str {

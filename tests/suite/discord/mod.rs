@@ -528,6 +528,7 @@ async fn a_whole_game_through_slash_commands_buttons_and_a_thread() {
     let resigned = bot.answer(&pressed).await;
     assert_says(&resigned, "bob resigned game #1");
     assert_says(&resigned, "1-0");
+    assert_eq!(custom_ids(&resigned), ["rematch #1", "gif #1"]);
 
     // A move for the finished game is answered privately; autocomplete offers nothing.
     let late = bot.slash(
@@ -556,6 +557,22 @@ async fn a_whole_game_through_slash_commands_buttons_and_a_thread() {
     // Private commands are deferred ephemerally.
     let help = bot.private(CAROL, CHANNEL, "help", json!([])).await;
     assert_says(&help, "challenge");
+
+    // alice asks for a rematch by button and bob accepts: the new game stays in the thread.
+    let pressed = bot.press(ALICE, thread_id, 8_004, "rematch #1");
+    let rematch = bot.answer(&pressed).await;
+    assert_says(&rematch, &format!("alice challenges <@{BOB}> to Chak"));
+    assert_eq!(custom_ids(&rematch), ["accept 2", "decline 2"]);
+    let pressed = bot.press(BOB, thread_id, 8_005, "accept 2");
+    assert_says(&bot.answer(&pressed).await, "Game #2 (Chak) starts");
+    bot.fake
+        .next("GET", &format!("/channels/{thread_id}"))
+        .await;
+    // A thread, had one been opened, would be asked for before this answer.
+    bot.private(CAROL, CHANNEL, "rules", json!([])).await;
+    let game = bot.service.load(2).await.expect("the rematch");
+    assert_eq!(game.row.channel, thread_id.to_string());
+    assert_eq!(bot.fake.all("POST", "/threads").len(), 1);
 
     bot.stop().await;
 }
