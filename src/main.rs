@@ -174,6 +174,10 @@ struct DiscordArgs {
         default_value_t = false
     )]
     message_content: bool,
+    /// Send Discord's HTTP requests to this base URL instead, such as a rate-limiting proxy
+    /// (http://127.0.0.1:3000); the proxy then keeps to Discord's rate limits.
+    #[arg(long = "discord-api-base", env = "DISCORD_API_BASE")]
+    api_base: Option<String>,
 }
 
 #[cfg(feature = "discord")]
@@ -184,6 +188,7 @@ impl DiscordArgs {
         Some(pigeon::adapters::discord::DiscordConfig {
             guild_id: self.guild_id,
             message_content: self.message_content,
+            api_base: self.api_base,
             ..pigeon::adapters::discord::DiscordConfig::new(token)
         })
     }

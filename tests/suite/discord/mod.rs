@@ -68,13 +68,33 @@ fn config(fake: &FakeDiscord) -> DiscordConfig {
 
 /// A bot connected to a fake Discord, with the database in a temporary folder.
 struct Bot {
-    fake: FakeDiscord,
+    chat: Chat,
     service: Service,
     clock: ManualClock,
     stop: watch::Sender<bool>,
     task: tokio::task::JoinHandle<Result<(), discord::DiscordError>>,
-    ids: AtomicU64,
     _dir: tempfile::TempDir,
+}
+
+impl std::ops::Deref for Bot {
+    type Target = Chat;
+
+    fn deref(&self) -> &Chat {
+        &self.chat
+    }
+}
+
+impl std::ops::DerefMut for Bot {
+    fn deref_mut(&mut self) -> &mut Chat {
+        &mut self.chat
+    }
+}
+
+/// People on the fake Discord: the interactions and messages it delivers for them, and the
+/// requests the bot makes in answer.
+struct Chat {
+    fake: FakeDiscord,
+    ids: AtomicU64,
 }
 
 impl Bot {
@@ -84,14 +104,46 @@ impl Bot {
 
     /// A bot that looks at the clocks every `tick`.
     async fn ticking(tick: Duration) -> Bot {
-        let (dir, clock, service, mut fake) = parts().await;
+        let (dir, clock, service, fake) = parts().await;
         let config = DiscordConfig {
             tick,
             ..config(&fake)
         };
         let (stop, shutdown) = watch::channel(false);
         let task = tokio::spawn(discord::run(service.clone(), config, shutdown));
-        let registered = fake
+        let mut chat = Chat::new(fake);
+        chat.registered().await;
+        Bot {
+            chat,
+            service,
+            clock,
+            stop,
+            task,
+            _dir: dir,
+        }
+    }
+
+    async fn stop(self) {
+        self.stop.send(true).expect("the bot listens");
+        self.task
+            .await
+            .expect("the bot task ends")
+            .expect("the bot stops cleanly");
+    }
+}
+
+impl Chat {
+    fn new(fake: FakeDiscord) -> Chat {
+        Chat {
+            fake,
+            ids: AtomicU64::new(50_000),
+        }
+    }
+
+    /// Waits until the bot registers its slash commands in the test server.
+    async fn registered(&mut self) {
+        let registered = self
+            .fake
             .next(
                 "PUT",
                 &format!("/applications/{APP}/guilds/{GUILD}/commands"),
@@ -117,15 +169,6 @@ impl Bot {
                 names.contains(&command),
                 "/{command} is not registered: {names:?}"
             );
-        }
-        Bot {
-            fake,
-            service,
-            clock,
-            stop,
-            task,
-            ids: AtomicU64::new(50_000),
-            _dir: dir,
         }
     }
 
@@ -309,14 +352,6 @@ impl Bot {
             followup.json
         );
         text(&followup)
-    }
-
-    async fn stop(self) {
-        self.stop.send(true).expect("the bot listens");
-        self.task
-            .await
-            .expect("the bot task ends")
-            .expect("the bot stops cleanly");
     }
 }
 
@@ -834,6 +869,58 @@ async fn a_refused_message_content_intent_is_explained() {
         told.contains("Privileged Gateway Intents") && told.contains("DISCORD_MESSAGE_CONTENT"),
         "{told}"
     );
+}
+
+/// `pigeon serve` with Discord configured from the environment answers commands on its
+/// database, and stops cleanly on SIGTERM and on SIGINT, saying why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_answers_and_stops_on_a_signal() {
+    for signal in ["TERM", "INT"] {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let log = dir.path().join("serve.log");
+        let fake = FakeDiscord::start().await;
+        let mut serve = std::process::Command::new(env!("CARGO_BIN_EXE_pigeon"))
+            .args(["serve", "--db", "serve.db"])
+            .current_dir(dir.path())
+            .env_remove("MATRIX_HOMESERVER")
+            .env_remove("DISCORD_MESSAGE_CONTENT")
+            .env("DISCORD_TOKEN", "fake-token")
+            .env("DISCORD_GUILD_ID", GUILD.to_string())
+            .env("DISCORD_API_BASE", &fake.api)
+            .env("RUST_LOG", "info")
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::fs::File::create(&log).expect("a log file"))
+            .spawn()
+            .expect("pigeon serve starts");
+        let mut chat = Chat::new(fake);
+        chat.registered().await;
+        let asked = chat.slash(ALICE, CHANNEL, "challenge", json!([]));
+        assert_says(&chat.answer(&asked).await, "Challenge #1");
+
+        let stopped = std::process::Command::new("kill")
+            .args(["-s", signal, &serve.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(stopped.success());
+        let mut waited = Duration::ZERO;
+        let status = loop {
+            if let Some(status) = serve.try_wait().expect("the process") {
+                break status;
+            }
+            assert!(
+                waited < Duration::from_secs(60),
+                "serve ignored SIG{signal}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            waited += Duration::from_millis(50);
+        };
+        let logged = std::fs::read_to_string(&log).expect("the log");
+        assert!(status.success(), "SIG{signal}: {status}\n{logged}");
+        assert!(logged.contains("stopping on a signal"), "{logged}");
+        assert!(!logged.contains("fake-token"), "{logged}");
+        assert!(dir.path().join("serve.db").exists());
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
