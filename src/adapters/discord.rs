@@ -594,16 +594,22 @@ fn error_code(error: &serenity::Error) -> Option<isize> {
     }
 }
 
-/// What to tell people when Discord refused something for lack of a permission, naming it.
-fn permission_problem(error: &serenity::Error, permission: &str, doing: &str) -> Option<String> {
+/// What to tell people when Discord refused something in `channel` (such as "this channel")
+/// for lack of a permission, naming it.
+fn permission_problem(
+    error: &serenity::Error,
+    permission: &str,
+    doing: &str,
+    channel: &str,
+) -> Option<String> {
     match error_code(error)? {
         50013 => Some(format!(
-            "I couldn't {doing}: I need the **{permission}** permission in this channel. Ask a \
+            "I couldn't {doing}: I need the **{permission}** permission in {channel}. Ask a \
              server admin to grant it."
         )),
         50001 => Some(format!(
-            "I couldn't {doing}: I can't see this channel. Ask a server admin to give me \
-             **View Channel** and **{permission}** here."
+            "I couldn't {doing}: I can't see {channel}. Ask a server admin to give me \
+             **View Channel** and **{permission}** there."
         )),
         _ => None,
     }
@@ -917,6 +923,7 @@ impl Handler {
                         &error,
                         "Create Public Threads",
                         "open a thread for this game",
+                        "this channel",
                     )
                     .unwrap_or_else(|| String::from("I couldn't open a thread for this game."))
                         + " The game goes on in this channel.",
@@ -940,6 +947,7 @@ impl Handler {
                 &error,
                 "Send Messages in Threads",
                 "write in the game's thread",
+                "this channel",
             ),
         }
     }
@@ -986,12 +994,37 @@ impl Handler {
                 .dms
                 .outgoing(&ctx.http, &spot, reply, Some(&incoming.user))
                 .await;
-            let sent = send(&ctx.http, message.channel_id, out).await;
-            if let (Some(game), Some(sent)) = (reply.started, sent)
+            let sent = match send(&ctx.http, message.channel_id, out).await {
+                Ok(sent) => sent,
+                Err(error) => {
+                    self.explain_silence(&ctx.http, &spot, message.author.id, &error)
+                        .await;
+                    return;
+                }
+            };
+            if let Some(game) = reply.started
                 && let Some(problem) = self.open_thread(&ctx.http, &spot, game, sent.id).await
             {
-                send(&ctx.http, message.channel_id, notice(problem)).await;
+                let _ = send(&ctx.http, message.channel_id, notice(problem)).await;
             }
+        }
+    }
+
+    /// Tells `author` by direct message why their message got no answer in `spot`, when
+    /// Discord refused the answer for lack of a permission.
+    async fn explain_silence(
+        &self,
+        http: &Http,
+        spot: &Spot,
+        author: UserId,
+        error: &serenity::Error,
+    ) {
+        let channel = format!("<#{}>", spot.channel);
+        let permission = "Send Messages (in threads: Send Messages in Threads)";
+        if let Some(problem) = permission_problem(error, permission, "answer you", &channel) {
+            self.dms
+                .send(http, author, spot, &Reply::text(problem))
+                .await;
         }
     }
 }
@@ -1036,45 +1069,30 @@ fn confirmation(command: &str) -> CreateInteractionResponse {
 }
 
 /// Sends a message to a channel. When Discord refuses the picture for lack of Attach Files,
-/// the text goes without it and says so; any other refusal for lack of a permission is logged
-/// naming it.
-async fn send(http: &Http, channel: ChannelId, out: Outgoing) -> Option<Message> {
+/// the text goes without it and says so. A refusal is logged, naming the permission missing.
+async fn send(http: &Http, channel: ChannelId, out: Outgoing) -> serenity::Result<Message> {
     let text = Outgoing {
-        content: out.content.clone(),
+        content: out.content.clone()
+            + "\n(I need the **Attach Files** permission here to show the board.)",
         pings: out.pings.clone(),
         picture: None,
-        buttons: Vec::new(),
+        buttons: out.buttons.clone(),
         private: out.private,
     };
     let had_picture = out.picture.is_some();
-    match channel.send_message(http, message_of(out)).await {
-        Ok(message) => Some(message),
+    let sent = match channel.send_message(http, message_of(out)).await {
         Err(error) if had_picture && error_code(&error) == Some(50013) => {
-            let note = "\n(I need the **Attach Files** permission here to show the board.)";
-            let text = Outgoing {
-                content: text.content + note,
-                ..text
-            };
-            match channel.send_message(http, message_of(text)).await {
-                Ok(message) => Some(message),
-                Err(error) => {
-                    log_refusal(&error, channel);
-                    None
-                }
-            }
+            channel.send_message(http, message_of(text)).await
         }
-        Err(error) => {
-            log_refusal(&error, channel);
-            None
+        sent => sent,
+    };
+    if let Err(error) = &sent {
+        match permission_problem(error, "Send Messages", "write", "this channel") {
+            Some(problem) => warn!(%channel, problem, "Discord refused a message"),
+            None => warn!(%channel, %error, "sending a message failed"),
         }
     }
-}
-
-fn log_refusal(error: &serenity::Error, channel: ChannelId) {
-    match permission_problem(error, "Send Messages", "write here") {
-        Some(problem) => warn!(%channel, problem, "Discord refused a message"),
-        None => warn!(%channel, %error, "sending a message failed"),
-    }
+    sent
 }
 
 /// Looks at the clocks every `tick`: reminders go to the player by direct message when they
@@ -1121,7 +1139,7 @@ async fn deliver(http: &Http, dms: &DirectMessages, notice: &Notice) {
         }
         _ => dms.outgoing(http, &spot, &reply, None).await,
     };
-    send(http, spot.channel, out).await;
+    let _ = send(http, spot.channel, out).await;
 }
 
 #[cfg(test)]

@@ -958,6 +958,23 @@ async fn commands_typed_to_the_bot_are_answered_in_the_channel() {
             .contains(&format!("/channels/{CHANNEL}/messages/"))
     );
     assert_eq!(thread.json["name"], "Game #1");
+
+    // Without Send Messages here, the asker learns why by direct message.
+    bot.fake
+        .refuse("POST", &format!("/channels/{CHANNEL}/messages"), 50013);
+    bot.say_to(CAROL, CHANNEL, &format!("<@{APP}> games"), &[APP]);
+    bot.fake
+        .next("POST", &format!("/channels/{CHANNEL}/messages"))
+        .await;
+    let told = bot
+        .fake
+        .next(
+            "POST",
+            &format!("/channels/{}/messages", DM_CHANNELS + CAROL),
+        )
+        .await;
+    assert_says(&told, "I couldn't answer you: I need the **Send Messages");
+    assert_says(&told, &format!("in <#{CHANNEL}>"));
     bot.stop().await;
 }
 
