@@ -5,8 +5,9 @@
 //! - The client's state and crypto store (SQLite) and the saved login live in one folder
 //!   ([`MatrixConfig::store`]); the first start logs in with the password, later starts restore
 //!   the saved session, so the bot keeps one device and its encryption keys.
-//! - Only messages that arrive after the start are answered: the first sync runs before the
-//!   handlers are added, so the backlog is skipped; the bot never answers itself or `m.notice`s.
+//! - Only messages sent after the start are answered (by their server timestamp), from the
+//!   first sync on, so the backlog is skipped and a command sent while the bot was starting is
+//!   not; the bot never answers itself or `m.notice`s.
 //! - A message is addressed to the bot when it starts with the prefix (`!pigeon`), with a
 //!   mention of the bot, or is written in a room of two (a direct chat). Other messages are
 //!   only looked at as bare moves.
@@ -139,7 +140,20 @@ pub async fn run(
     service.register_bot(&User::new(PLATFORM, own.as_str(), &name));
     info!(user = %own, "Matrix bot logged in");
 
-    // The first sync brings the state and the backlog; no handler sees it.
+    let bot = Bot {
+        service: service.clone(),
+        prefix: config.prefix.clone(),
+        allowed_servers: Arc::new(config.allowed_servers.clone()),
+        own,
+        started,
+    };
+    client.add_event_handler_context(bot.clone());
+    // Messages are read from the first sync on: a command sent while the bot was starting is
+    // answered; the backlog from before `started` is not (and an event already answered
+    // before a restart is recognised by its id).
+    client.add_event_handler(on_message);
+
+    // The first sync brings the state and the invites that came while the bot was away.
     let session = session_path(&config.store);
     let first = tokio::select! {
         result = client.sync_once(SyncSettings::default()) => result,
@@ -155,20 +169,11 @@ pub async fn run(
             None
         }
     };
-    let bot = Bot {
-        service: service.clone(),
-        prefix: config.prefix.clone(),
-        allowed_servers: Arc::new(config.allowed_servers.clone()),
-        own,
-        started,
-    };
     for room in client.invited_rooms() {
         if let Ok(invite) = room.invite_details().await {
             join(&bot, &room, &invite.inviter_id).await;
         }
     }
-    client.add_event_handler_context(bot);
-    client.add_event_handler(on_message);
     client.add_event_handler(on_invite);
 
     let syncing = sync_forever(&client, token, &session);
