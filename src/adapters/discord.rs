@@ -1071,20 +1071,22 @@ fn confirmation(command: &str) -> CreateInteractionResponse {
 /// Sends a message to a channel. When Discord refuses the picture for lack of Attach Files,
 /// the text goes without it and says so. A refusal is logged, naming the permission missing.
 async fn send(http: &Http, channel: ChannelId, out: Outgoing) -> serenity::Result<Message> {
-    let text = Outgoing {
+    let without_picture = out.picture.is_some().then(|| Outgoing {
         content: out.content.clone()
             + "\n(I need the **Attach Files** permission here to show the board.)",
         pings: out.pings.clone(),
         picture: None,
         buttons: out.buttons.clone(),
         private: out.private,
-    };
-    let had_picture = out.picture.is_some();
-    let sent = match channel.send_message(http, message_of(out)).await {
-        Err(error) if had_picture && error_code(&error) == Some(50013) => {
+    });
+    let sent = match (
+        channel.send_message(http, message_of(out)).await,
+        without_picture,
+    ) {
+        (Err(error), Some(text)) if error_code(&error) == Some(50013) => {
             channel.send_message(http, message_of(text)).await
         }
-        sent => sent,
+        (sent, _) => sent,
     };
     if let Err(error) = &sent {
         match permission_problem(error, "Send Messages", "write", "this channel") {

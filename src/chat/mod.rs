@@ -434,7 +434,6 @@ fn challenge_reply(challenge: &ChallengeSummary) -> Reply {
     }
 }
 
-/// The answers offered under a game's messages while it is on.
 /// The answers offered with a game's message: while it is on, its legal moves, a draw offer
 /// and resigning; once it is over, a rematch and the replay.
 fn game_actions(mut reply: Reply, state: &GameState) -> Reply {

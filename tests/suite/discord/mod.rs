@@ -618,6 +618,11 @@ async fn started(bot: &mut Bot) -> u64 {
     let accepted = bot.slash(BOB, CHANNEL, "accept", json!([]));
     let start = bot.answer(&accepted).await;
     assert_says(&start, "starts");
+    thread_opened(bot).await
+}
+
+/// The id of the thread the bot opens next for a game, once it has welcomed the players there.
+async fn thread_opened(bot: &mut Bot) -> u64 {
     bot.fake.next("POST", "/threads").await;
     let welcome = bot.fake.next("POST", "/messages").await;
     channel_of(&welcome)
@@ -740,9 +745,7 @@ async fn turn_pings_go_by_direct_message_or_else_to_the_thread() {
     let start = bot.answer(&asked).await;
     assert_says(&start, "Game #2 (Chak) starts");
     assert_says(&start, "against me at level 1");
-    bot.fake.next("POST", "/threads").await;
-    let welcome = bot.fake.next("POST", "/messages").await;
-    let second: u64 = channel_of(&welcome);
+    let second = thread_opened(&mut bot).await;
     let played = bot.slash(
         BOB,
         second,
