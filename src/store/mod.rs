@@ -8,7 +8,13 @@ use std::path::Path;
 use std::time::Duration;
 
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{FromRow, SqlitePool};
+use sqlx::{Connection, FromRow, SqlitePool};
+
+mod community;
+mod notices;
+
+pub use community::{CapsRow, Counts};
+pub use notices::{LEASE, MAX_ATTEMPTS, NewNotice, NoticeRow};
 
 /// A failure of the database.
 #[derive(Debug, thiserror::Error)]
@@ -17,12 +23,54 @@ pub enum StoreError {
     /// or tell the user.
     #[error("the game changed while this was being done")]
     Conflict,
+    /// The database cannot write now (a full disk, a read-only file, an I/O error, a lock held
+    /// too long): nothing was changed, and trying later may work.
+    #[error("the database cannot save now: {0}")]
+    Unavailable(#[source] sqlx::Error),
+    /// The database can be read but not written (found when it is opened).
+    #[error(
+        "the game database can be read but not written: check the permissions of the file and \
+         of its folder, and that the disk has room ({0})"
+    )]
+    ReadOnly(#[source] sqlx::Error),
     /// SQLite or the connection failed.
     #[error("database error: {0}")]
-    Database(#[from] sqlx::Error),
+    Database(#[source] sqlx::Error),
     /// The migrations could not be applied.
     #[error("database migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(error: sqlx::Error) -> StoreError {
+        if cannot_write(&error) {
+            StoreError::Unavailable(error)
+        } else {
+            StoreError::Database(error)
+        }
+    }
+}
+
+/// Whether an error means the database cannot write now, rather than a fault in a query:
+/// SQLite's busy (5), locked (6), read-only (8), I/O error (10), full (13) and cannot-open
+/// (14) results, in their extended forms too, and lost connections.
+fn cannot_write(error: &sqlx::Error) -> bool {
+    match error {
+        sqlx::Error::Database(database) => database
+            .code()
+            .and_then(|code| code.parse::<i32>().ok())
+            .is_some_and(|code| matches!(code & 0xff, 5 | 6 | 8 | 10 | 13 | 14)),
+        sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut => true,
+        _ => false,
+    }
+}
+
+/// A failure to write found when the database is opened, as [`StoreError::ReadOnly`].
+fn read_only(error: StoreError) -> StoreError {
+    match error {
+        StoreError::Unavailable(error) => StoreError::ReadOnly(error),
+        other => other,
+    }
 }
 
 type Result<T> = std::result::Result<T, StoreError>;
@@ -79,6 +127,8 @@ pub struct GameRow {
     pub bot_level: Option<i64>,
     /// The bot's side (`white` or `black`), when one side is the bot.
     pub bot_side: Option<String>,
+    /// Why the game needs an operator's attention (the clocks skip it), if it does.
+    pub attention: Option<String>,
 }
 
 /// One stored move.
@@ -165,6 +215,8 @@ pub struct AppendMoves<'a> {
     /// opponent's is declined by the move.
     pub mover: &'a str,
     pub now: i64,
+    /// A notice of the moves to record with them (a bot move the clocks played).
+    pub notice: Option<NewNotice<'a>>,
 }
 
 /// The game database.
@@ -192,10 +244,42 @@ impl Store {
     async fn connect(options: SqliteConnectOptions) -> Result<Store> {
         let pool = SqlitePoolOptions::new()
             .max_connections(4)
+            // A COMMIT that failed (a full disk) leaves a transaction SQLite may already have
+            // rolled back itself; such a connection is closed rather than handed out again.
+            // The ping lets a rollback queued by a dropped transaction finish first.
+            .after_release(|connection, _| {
+                Box::pin(async move {
+                    if connection.is_in_transaction() {
+                        connection.ping().await?;
+                    }
+                    Ok(!connection.is_in_transaction())
+                })
+            })
             .connect_with(options)
-            .await?;
-        sqlx::migrate!("./migrations").run(&pool).await?;
-        Ok(Store { pool })
+            .await
+            .map_err(|error| read_only(error.into()))?;
+        sqlx::migrate!("./migrations")
+            .run(&pool)
+            .await
+            .map_err(|error| match error {
+                sqlx::migrate::MigrateError::Execute(error) => read_only(error.into()),
+                other => other.into(),
+            })?;
+        let store = Store { pool };
+        store.check_writable().await?;
+        Ok(store)
+    }
+
+    /// Refuses a database Pigeon could read but not write (a read-only file or folder): a
+    /// write is tried and rolled back, so every later command does not fail one by one.
+    async fn check_writable(&self) -> Result<()> {
+        let mut tx = self.write().await.map_err(read_only)?;
+        sqlx::query("INSERT INTO events (platform, event_id, received_at) VALUES ('', '', 0)")
+            .execute(&mut *tx)
+            .await
+            .map_err(|error| read_only(error.into()))?;
+        tx.rollback().await?;
+        Ok(())
     }
 
     /// Starts a write transaction. `BEGIN IMMEDIATE` takes the write lock at once (waiting out
@@ -245,7 +329,14 @@ impl Store {
         display_name: &str,
         now: i64,
     ) -> Result<PlayerRow> {
-        Ok(sqlx::query_as(
+        let known = self.player_by_platform_id(platform, platform_id).await?;
+        if let Some(player) = known.filter(|p| p.display_name == display_name) {
+            return Ok(player);
+        }
+        // Committed before it is returned: a row read back from an uncommitted statement
+        // could be lost at commit (a full disk) after the caller has used its id.
+        let mut tx = self.write().await?;
+        let player = sqlx::query_as(
             "INSERT INTO players (platform, platform_id, display_name, created_at) \
              VALUES (?1, ?2, ?3, ?4) \
              ON CONFLICT (platform, platform_id) DO UPDATE SET display_name = excluded.display_name \
@@ -255,8 +346,10 @@ impl Store {
         .bind(platform_id)
         .bind(display_name)
         .bind(now)
-        .fetch_one(&self.pool)
-        .await?)
+        .fetch_one(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(player)
     }
 
     /// The player with this database id.
@@ -339,38 +432,6 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
-    /// Whether games in a community get a thread each (on unless turned off).
-    ///
-    /// # Errors
-    /// [`StoreError`] when the database fails.
-    pub async fn threads_on(&self, platform: &str, community: &str) -> Result<bool> {
-        let row: Option<(bool,)> = sqlx::query_as(
-            "SELECT threads FROM community_settings WHERE platform = ?1 AND community = ?2",
-        )
-        .bind(platform)
-        .bind(community)
-        .fetch_optional(&self.pool)
-        .await?;
-        Ok(row.is_none_or(|(on,)| on))
-    }
-
-    /// Turns threads per game on or off in a community.
-    ///
-    /// # Errors
-    /// [`StoreError`] when the database fails.
-    pub async fn set_threads(&self, platform: &str, community: &str, on: bool) -> Result<()> {
-        sqlx::query(
-            "INSERT INTO community_settings (platform, community, threads) VALUES (?1, ?2, ?3) \
-             ON CONFLICT (platform, community) DO UPDATE SET threads = excluded.threads",
-        )
-        .bind(platform)
-        .bind(community)
-        .bind(on)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
-    }
-
     /// Records a platform event as processed. `false` when it was already: the same chat
     /// event delivered twice is acted on once.
     ///
@@ -394,7 +455,8 @@ impl Store {
     /// # Errors
     /// [`StoreError`] when the database fails.
     pub async fn create_challenge(&self, new: &NewChallenge<'_>) -> Result<ChallengeRow> {
-        Ok(sqlx::query_as(
+        let mut tx = self.write().await?;
+        let row = sqlx::query_as(
             "INSERT INTO challenges (platform, channel, challenger_id, challenged_id, game_key, \
              days_per_move, color, status, created_at, expires_at, community, rated) \
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'open', ?8, ?9, ?10, ?11) RETURNING *",
@@ -410,8 +472,10 @@ impl Store {
         .bind(new.expires_at)
         .bind(new.community)
         .bind(new.rated)
-        .fetch_one(&self.pool)
-        .await?)
+        .fetch_one(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(row)
     }
 
     /// The challenge with this id.
@@ -647,12 +711,16 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         }
+        if let Some(notice) = &append.notice {
+            notices::insert_notice(&mut tx, notice).await?;
+        }
         tx.commit().await?;
         Ok(())
     }
 
     /// Ends an active game off the board (resignation, agreement, claim, timeout, abort),
-    /// guarded by the ply the caller saw. An aborted game has no result.
+    /// guarded by the ply the caller saw, with a notice of the end recorded in the same
+    /// transaction when one is given (a game the clock ended). An aborted game has no result.
     ///
     /// # Errors
     /// [`StoreError::Conflict`] when the game moved on or already ended.
@@ -663,7 +731,9 @@ impl Store {
         result: Option<&str>,
         reason: &str,
         now: i64,
+        notice: Option<&NewNotice<'_>>,
     ) -> Result<()> {
+        let mut tx = self.write().await?;
         let done = sqlx::query(
             "UPDATE games SET status = 'finished', result = ?3, end_reason = ?4, \
              finished_at = ?5, updated_at = ?5, deadline = NULL, draw_offer = NULL \
@@ -674,13 +744,16 @@ impl Store {
         .bind(result)
         .bind(reason)
         .bind(now)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await?;
-        if done.rows_affected() == 1 {
-            Ok(())
-        } else {
-            Err(StoreError::Conflict)
+        if done.rows_affected() != 1 {
+            return Err(StoreError::Conflict);
         }
+        if let Some(notice) = notice {
+            notices::insert_notice(&mut tx, notice).await?;
+        }
+        tx.commit().await?;
+        Ok(())
     }
 
     /// Sets or clears the standing draw offer of an active game, guarded by the ply.
@@ -719,54 +792,9 @@ impl Store {
     pub async fn games_due(&self, until: i64, platform: Option<&str>) -> Result<Vec<GameRow>> {
         Ok(sqlx::query_as(
             "SELECT * FROM games WHERE status = 'active' AND deadline <= ?1 \
-             AND (?2 IS NULL OR platform = ?2) ORDER BY deadline",
+             AND attention IS NULL AND (?2 IS NULL OR platform = ?2) ORDER BY deadline",
         )
         .bind(until)
-        .bind(platform)
-        .fetch_all(&self.pool)
-        .await?)
-    }
-
-    /// Records that a reminder was sent. `false` when it had been already (each reminder goes
-    /// out once, also across restarts).
-    ///
-    /// # Errors
-    /// [`StoreError`] when the database fails.
-    pub async fn claim_reminder(
-        &self,
-        game_id: i64,
-        ply: i64,
-        kind: &str,
-        now: i64,
-    ) -> Result<bool> {
-        let done = sqlx::query(
-            "INSERT INTO reminders (game_id, ply, kind, sent_at) VALUES (?1, ?2, ?3, ?4) \
-             ON CONFLICT DO NOTHING",
-        )
-        .bind(game_id)
-        .bind(ply)
-        .bind(kind)
-        .bind(now)
-        .execute(&self.pool)
-        .await?;
-        Ok(done.rows_affected() == 1)
-    }
-
-    /// The open challenges whose time ran out before `now`, marked expired in one step; only
-    /// those of `platform` when one is given.
-    ///
-    /// # Errors
-    /// [`StoreError`] when the database fails.
-    pub async fn expire_challenges(
-        &self,
-        now: i64,
-        platform: Option<&str>,
-    ) -> Result<Vec<ChallengeRow>> {
-        Ok(sqlx::query_as(
-            "UPDATE challenges SET status = 'expired' WHERE status = 'open' AND expires_at <= ?1 \
-             AND (?2 IS NULL OR platform = ?2) RETURNING *",
-        )
-        .bind(now)
         .bind(platform)
         .fetch_all(&self.pool)
         .await?)
@@ -779,7 +807,7 @@ impl Store {
     pub async fn active_bot_games(&self, platform: Option<&str>) -> Result<Vec<GameRow>> {
         Ok(sqlx::query_as(
             "SELECT * FROM games WHERE status = 'active' AND bot_level IS NOT NULL \
-             AND (?1 IS NULL OR platform = ?1) ORDER BY id",
+             AND attention IS NULL AND (?1 IS NULL OR platform = ?1) ORDER BY id",
         )
         .bind(platform)
         .fetch_all(&self.pool)

@@ -1,6 +1,8 @@
 //! Every query of the store on a real SQLite file in a temporary folder.
 
-use pigeon::store::{AppendMoves, NewChallenge, NewGame, SettingsRow, Store, StoreError};
+use pigeon::store::{
+    AppendMoves, NewChallenge, NewGame, NewNotice, SettingsRow, Store, StoreError,
+};
 
 const NOW: i64 = 1_767_258_000;
 const START: &str = "rvsqkjsvr/4o4/p1p1p1p1p/9/9/9/P1P1P1P1P/4O4/RVSJKQSVR w - - 0 1";
@@ -260,6 +262,7 @@ async fn moves_append_with_an_optimistic_ply_check() {
         finish: None,
         mover: "white",
         now: NOW + 60,
+        notice: None,
     };
     store.append_moves(&append).await.expect("applied");
     let again = store.append_moves(&append).await;
@@ -331,7 +334,7 @@ async fn moves_append_with_an_optimistic_ply_check() {
     );
     assert_eq!(row.finished_at, Some(NOW + 60));
     let late = store
-        .finish_game(row.id, 5, Some("1-0"), "resignation", NOW)
+        .finish_game(row.id, 5, Some("1-0"), "resignation", NOW, None)
         .await;
     assert!(matches!(late, Err(StoreError::Conflict)));
 }
@@ -357,7 +360,7 @@ async fn games_are_listed_by_player_channel_and_deadline() {
     };
     let third = store.create_game(&elsewhere).await.expect("created");
     store
-        .finish_game(first.id, 0, None, "aborted", NOW + 1)
+        .finish_game(first.id, 0, None, "aborted", NOW + 1, None)
         .await
         .expect("finished");
 
@@ -402,24 +405,40 @@ async fn games_are_listed_by_player_channel_and_deadline() {
             .expect("query")),
         [third.id]
     );
+    let reminder = |ply| NewNotice {
+        platform: "console",
+        kind: "reminder",
+        game_id: Some(third.id),
+        challenge_id: None,
+        ply: Some(ply),
+        left: Some(10),
+        now: NOW,
+    };
     assert!(
         store
-            .claim_reminder(third.id, 0, "hour", NOW)
+            .claim_reminder(&reminder(0), "hour")
             .await
             .expect("query")
     );
     assert!(
         !store
-            .claim_reminder(third.id, 0, "hour", NOW)
+            .claim_reminder(&reminder(0), "hour")
             .await
             .expect("query")
     );
     assert!(
         store
-            .claim_reminder(third.id, 1, "hour", NOW)
+            .claim_reminder(&reminder(1), "hour")
             .await
             .expect("query")
     );
+    // Each claimed reminder left one notice to deliver.
+    let pending = store
+        .claim_notices(Some("console"), NOW)
+        .await
+        .expect("query");
+    assert_eq!(pending.len(), 2);
+    assert!(pending.iter().all(|n| n.game_id == Some(third.id)));
     assert_eq!(store.integrity_check().await.expect("query"), "ok");
     store.close().await;
 }
@@ -547,7 +566,7 @@ async fn only_finished_rated_games_with_a_result_are_rated_and_only_once() {
         (rated.id, Some("1-0"), "resignation"),
     ] {
         store
-            .finish_game(id, 0, result, reason, NOW)
+            .finish_game(id, 0, result, reason, NOW, None)
             .await
             .expect("finished");
     }
