@@ -125,6 +125,7 @@ fn turn(c: &mut Criterion) {
                         text: format!("move #{game} {text}"),
                         event_id: None,
                         addressed: true,
+                        manager: false,
                         mentions: Vec::new(),
                     };
                     let start = Instant::now();
@@ -255,6 +256,7 @@ async fn random_turn(
             text: format!("move #{id} {text}"),
             event_id: None,
             addressed: true,
+            manager: false,
             mentions: Vec::new(),
         };
         let start = Instant::now();

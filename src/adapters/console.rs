@@ -122,9 +122,10 @@ async fn clocks(
 ) -> std::io::Result<()> {
     match service.tick_platform(PLATFORM).await {
         Ok(notices) => {
-            for notice in notices {
-                let (place, reply) = chat::notice_reply(&notice);
+            for pending in notices {
+                let (place, reply) = chat::notice_reply(&pending.notice);
                 print(output, boards, &reply, None, Some(&place.channel)).await?;
+                service.delivered(pending.id).await;
             }
         }
         Err(error) => {
@@ -175,6 +176,7 @@ pub fn incoming(line: &Line) -> Incoming {
         text: line.text.clone(),
         event_id: None,
         addressed: true,
+        manager: true,
     }
 }
 

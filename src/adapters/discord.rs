@@ -27,7 +27,7 @@ use tracing::{info, instrument, warn};
 
 use crate::chat::{self, Incoming, Part, Reply, Style};
 use crate::config::Secret;
-use crate::service::{Notice, Place, Service, User};
+use crate::service::{Notice, Place, Service, User, Verdict};
 
 /// The platform name of Discord in the database.
 pub const PLATFORM: &str = "discord";
@@ -44,7 +44,7 @@ const REFUSAL_MEMORY: Duration = Duration::from_secs(6 * 3600);
 
 /// The commands whose answers only the asker sees: they are deferred ephemerally.
 const PRIVATE_COMMANDS: &[&str] = &[
-    "moves", "games", "info", "history", "export", "rules", "settings", "help", "threads",
+    "moves", "games", "info", "history", "export", "rules", "settings", "help", "threads", "limits",
 ];
 
 /// How the bot connects to Discord.
@@ -289,6 +289,15 @@ fn options(command: &str) -> Vec<CreateCommandOption> {
                 "the side boards are seen from",
                 &["mine", "mover", "white", "black"],
             ),
+        ],
+        "limits" => vec![
+            string_option(
+                "cap",
+                "the cap to change (managers only)",
+                &["challenges", "games", "bot", "opponent"],
+            ),
+            CreateCommandOption::new(CommandOptionType::Integer, "value", "its new value")
+                .min_int_value(1),
         ],
         "help" => vec![CreateCommandOption::new(
             CommandOptionType::String,
@@ -620,7 +629,10 @@ fn permission_problem(
 macro_rules! asked {
     ($interaction:expr) => {{
         let i = $interaction;
-        Asked::of(i.id, &i.token, i.channel_id, i.guild_id, &i.user)
+        let permissions = i.member.as_ref().and_then(|member| member.permissions);
+        let mut asked = Asked::of(i.id, &i.token, i.channel_id, i.guild_id, &i.user);
+        asked.manager = i.guild_id.is_none() || permissions.is_some_and(|p| p.manage_guild());
+        asked
     }};
 }
 
@@ -631,6 +643,9 @@ struct Asked {
     token: String,
     spot: Spot,
     user: User,
+    /// Whether the user may change the server's settings (Manage Server; anyone in a direct
+    /// message).
+    manager: bool,
 }
 
 impl Asked {
@@ -646,6 +661,7 @@ impl Asked {
             token: token.to_owned(),
             spot: Spot::new(channel, guild),
             user: user_of(user),
+            manager: guild.is_none(),
         }
     }
 
@@ -657,6 +673,7 @@ impl Asked {
             event_id: Some(self.id.to_string()),
             addressed: true,
             mentions,
+            manager: self.manager,
         }
     }
 
@@ -787,7 +804,9 @@ impl Handler {
         let asked = asked!(command);
         let typed = focused.value.trim().trim_start_matches('#').to_lowercase();
         let mut response = CreateAutocompleteResponse::new();
+        let allowed = self.service.check_completion_rate(&asked.user) == Verdict::Allowed;
         match focused.name {
+            _ if !allowed => {} // over the limit: no choices, and no database work
             "game" => {
                 let games = chat::open_games(&self.service, &asked.spot.place, &asked.user)
                     .await
@@ -987,6 +1006,8 @@ impl Handler {
             event_id: Some(message.id.to_string()),
             addressed,
             mentions,
+            // A typed message carries no permissions: server settings go by slash command.
+            manager: message.guild_id.is_none(),
         };
         let replies = chat::handle(&self.service, &incoming).await;
         for reply in &replies {
@@ -1120,28 +1141,35 @@ async fn clocks(
                 continue;
             }
         };
-        for notice in &notices {
-            deliver(&http, &dms, notice).await;
+        for pending in &notices {
+            if deliver(&http, &dms, &pending.notice).await {
+                service.delivered(pending.id).await;
+            } else {
+                service.not_delivered(pending.id).await;
+            }
         }
     }
 }
 
-async fn deliver(http: &Http, dms: &DirectMessages, notice: &Notice) {
+/// Sends a notice; `true` when Discord took it (a notice for a place that is no Discord
+/// channel can never be sent, and counts as handled).
+async fn deliver(http: &Http, dms: &DirectMessages, notice: &Notice) -> bool {
     let (place, reply) = chat::notice_reply(notice);
     let Some(spot) = Spot::of(&place) else {
-        return;
+        warn!(channel = %place.channel, "a notice for a place that is no Discord channel");
+        return true;
     };
     let out = match (notice, reply.turn.as_ref().and_then(discord_id)) {
         // A reminder is for the player alone: by direct message, else in the channel.
         (Notice::Reminder { .. }, Some(id)) => {
             if dms.send(http, id, &spot, &reply).await {
-                return;
+                return true;
             }
             outgoing(&reply)
         }
         _ => dms.outgoing(http, &spot, &reply, None).await,
     };
-    let _ = send(http, spot.channel, out).await;
+    send(http, spot.channel, out).await.is_ok()
 }
 
 #[cfg(test)]

@@ -30,7 +30,7 @@ use matrix_sdk::ruma::events::room::message::{
     RoomMessageEventContent,
 };
 use matrix_sdk::ruma::events::{Mentions, room::message::sanitize::remove_plain_reply_fallback};
-use matrix_sdk::ruma::{MilliSecondsSinceUnixEpoch, OwnedUserId, UInt, UserId};
+use matrix_sdk::ruma::{Int, MilliSecondsSinceUnixEpoch, OwnedUserId, UInt, UserId};
 use matrix_sdk::store::RoomLoadSettings;
 use matrix_sdk::{Client, Room, RoomState};
 use tokio::sync::watch;
@@ -103,6 +103,9 @@ pub enum MatrixError {
     #[error("syncing with the Matrix homeserver failed: {0}")]
     Sync(#[source] Box<matrix_sdk::Error>),
 }
+
+/// The power level from which a member may change the room's settings (a moderator's).
+const MANAGER_LEVEL: u32 = 50;
 
 /// What the event handlers share.
 #[derive(Debug, Clone)]
@@ -301,14 +304,22 @@ async fn clocks(client: &Client, service: &Service) {
         ticker.tick().await;
         match service.tick_platform(PLATFORM).await {
             Ok(notices) => {
-                for notice in notices {
-                    let (place, reply) = chat::notice_reply(&notice);
+                for pending in notices {
+                    let (place, reply) = chat::notice_reply(&pending.notice);
                     let room = matrix_sdk::ruma::RoomId::parse(&place.channel)
                         .ok()
                         .and_then(|id| client.get_room(&id));
-                    match room {
+                    let sent = match room {
                         Some(room) => send(&room, &reply, None).await,
-                        None => warn!(room = %place.channel, "a notice for an unknown room"),
+                        None => {
+                            warn!(room = %place.channel, "a notice for an unknown room");
+                            false
+                        }
+                    };
+                    if sent {
+                        service.delivered(pending.id).await;
+                    } else {
+                        service.not_delivered(pending.id).await;
                     }
                 }
             }
@@ -395,9 +406,18 @@ async fn on_message(event: OriginalSyncRoomMessageEvent, room: Room, bot: Ctx<Bo
         event_id: Some(event.event_id.to_string()),
         addressed: read.addressed,
         mentions,
+        manager: manages(&room, &event.sender).await,
     };
     for reply in chat::handle(&bot.service, &incoming).await {
         send(&room, &reply, Some(&event)).await;
+    }
+}
+
+/// Whether a member may change the room's settings: power level 50 (a moderator) or more.
+async fn manages(room: &Room, id: &UserId) -> bool {
+    match room.get_member_no_sync(id).await {
+        Ok(Some(member)) => member.power_level() >= Int::from(MANAGER_LEVEL),
+        _ => false,
     }
 }
 
@@ -412,7 +432,8 @@ async fn member(room: &Room, id: &UserId) -> User {
 
 /// Sends a reply into a room: the text as an `m.notice` (a reply to `to` when given), then
 /// the picture as an `m.image`. Failures are logged; a chat reply has nowhere else to go.
-async fn send(room: &Room, reply: &Reply, to: Option<&OriginalSyncRoomMessageEvent>) {
+/// `true` when the text was sent (a picture that fails after it is only logged).
+async fn send(room: &Room, reply: &Reply, to: Option<&OriginalSyncRoomMessageEvent>) -> bool {
     let (body, html, mentioned) = render(reply);
     let mut content = RoomMessageEventContent::notice_html(body, html)
         .add_mentions(Mentions::with_user_ids(mentioned));
@@ -421,14 +442,14 @@ async fn send(room: &Room, reply: &Reply, to: Option<&OriginalSyncRoomMessageEve
     }
     if let Err(error) = room.send(content).await {
         error!(room = %room.room_id(), %error, "sending a reply failed");
-        return;
+        return false;
     }
     let Some(picture) = &reply.picture else {
-        return;
+        return true;
     };
     let Ok(mime) = picture.mime.parse::<mime::Mime>() else {
         error!(mime = picture.mime, "a picture of an unknown type");
-        return;
+        return true;
     };
     let info = BaseImageInfo {
         width: Some(UInt::from(picture.size.0)),
@@ -451,6 +472,7 @@ async fn send(room: &Room, reply: &Reply, to: Option<&OriginalSyncRoomMessageEve
     if let Err(error) = sent {
         error!(room = %room.room_id(), %error, "sending a picture failed");
     }
+    true
 }
 
 /// A reply as Matrix text: the plain body, the HTML body with a pill per mention, and the

@@ -3,7 +3,7 @@
 
 use crate::engine::Level;
 use crate::rules::Variant;
-use crate::service::{ColorChoice, DAYS_PER_MOVE, DrawAction, Scope, SettingsChange};
+use crate::service::{Cap, ColorChoice, DAYS_PER_MOVE, DrawAction, Scope, SettingsChange};
 
 /// A request to the bot.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -50,6 +50,8 @@ pub enum Command {
     Leaderboard(Option<Variant>),
     /// A player's results and ratings here: the first mentioned user, or the writer.
     Stats,
+    /// The community's caps, or a change of one (managers only).
+    Limits(Option<(Cap, i64)>),
     Help(Option<String>),
 }
 
@@ -188,6 +190,12 @@ pub const COMMANDS: &[Spec] = &[
         aliases: &["rating"],
         usage: "[@user]",
         summary: "wins, losses, draws and ratings here, with the latest rating changes",
+    },
+    Spec {
+        name: "limits",
+        aliases: &["caps"],
+        usage: "[challenges|games|bot|opponent N]",
+        summary: "this community's caps per player; its managers can change them",
     },
     Spec {
         name: "help",
@@ -331,10 +339,25 @@ fn parse_args(spec: &'static Spec, args: &[&str]) -> Result<Command, UsageError>
                 .map_err(fail);
         }
         "stats" => Command::Stats,
+        "limits" => return parse_limits(&rest, number).map_err(fail),
         _ => return Ok(Command::Help(rest.first().map(|w| w.to_ascii_lowercase()))),
     };
     no_more(&rest)?;
     Ok(command)
+}
+
+/// `limits`, or `limits <cap> <N>` (the number was read as the command's number).
+fn parse_limits(rest: &[&str], number: Option<i64>) -> Result<Command, String> {
+    let word = match rest {
+        [] if number.is_none() => return Ok(Command::Limits(None)),
+        [word] | [word, "to"] => word,
+        _ => return Err(String::from("Name one cap and its new value.")),
+    };
+    let cap = Cap::from_word(word).ok_or_else(|| {
+        format!("\"{word}\" is not a cap: say challenges, games, bot or opponent.")
+    })?;
+    let value = number.ok_or_else(|| format!("Give the new value of the {cap} cap."))?;
+    Ok(Command::Limits(Some((cap, value))))
 }
 
 /// The game the words name, if any.

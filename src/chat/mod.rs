@@ -36,27 +36,24 @@ pub struct Incoming {
     pub addressed: bool,
     /// The users the message mentions, in order.
     pub mentions: Vec<User>,
+    /// Whether the writer may change the community's settings (Discord: Manage Server;
+    /// Matrix: power level 50; the console: everyone).
+    pub manager: bool,
 }
 
 /// Answers one chat message.
 ///
-/// Chatter not addressed to the bot that cannot be a move is dropped before anything else,
-/// without touching the database. Then a duplicate delivery of the same platform event is
-/// dropped, over-long and empty messages are answered, and the sender's rate limit is counted.
+/// Chatter not addressed to the bot is read only when it is plausibly a move of the writer in
+/// a game here awaiting it; anything else is left alone: no answer, no count against the rate
+/// limit, nothing written. Then a duplicate delivery of the same platform event is dropped,
+/// over-long and empty messages are answered, and the sender's rate limit is counted.
 pub async fn handle(service: &Service, incoming: &Incoming) -> Vec<Reply> {
     let text = incoming.text.trim();
-    if !incoming.addressed && (text.is_empty() || !looks_like_move(text)) {
-        return Vec::new();
+    if !incoming.addressed {
+        return chatter(service, incoming, text).await;
     }
-    if let Some(event) = &incoming.event_id {
-        match service
-            .first_delivery(&incoming.place.platform, event)
-            .await
-        {
-            Ok(true) => {}
-            Ok(false) => return Vec::new(),
-            Err(error) => return vec![Reply::private(error.to_string())],
-        }
+    if let Some(refusal) = admit(service, incoming).await {
+        return refusal;
     }
     if text.len() > MAX_MESSAGE {
         return vec![Reply::private(format!(
@@ -67,21 +64,6 @@ pub async fn handle(service: &Service, incoming: &Incoming) -> Vec<Reply> {
     if text.is_empty() {
         return vec![Reply::private("Yes? Type `help` to see what I can do.")];
     }
-    match service.check_rate(&incoming.user) {
-        Verdict::Allowed => {}
-        Verdict::Limited { first: true, wait } => {
-            return vec![Reply::private(format!(
-                "Easy there: that's a lot of commands in a short time. Try again in {wait} \
-                 second{}; I'll skip what you send until then.",
-                if wait == 1 { "" } else { "s" }
-            ))];
-        }
-        Verdict::Limited { first: false, .. } => return Vec::new(),
-    }
-    if !incoming.addressed {
-        // Only a move is read from chatter: "resign" said in passing is not a command.
-        return bare_move(service, incoming, text).await;
-    }
     match command::parse(text) {
         Some(Ok(command)) => run(service, incoming, command).await,
         Some(Err(usage)) => vec![Reply::private(usage.to_string())],
@@ -89,14 +71,71 @@ pub async fn handle(service: &Service, incoming: &Incoming) -> Vec<Reply> {
     }
 }
 
-/// A message that is no command: a move, if it can only mean one game.
+/// Lets a message through once: `None` to go on, or the replies (maybe none) that end it
+/// here: a duplicate delivery of the same event, or a sender over the rate limit.
+async fn admit(service: &Service, incoming: &Incoming) -> Option<Vec<Reply>> {
+    if let Some(event) = &incoming.event_id {
+        match service
+            .first_delivery(&incoming.place.platform, event)
+            .await
+        {
+            Ok(true) => {}
+            Ok(false) => return Some(Vec::new()),
+            Err(error) => return Some(vec![Reply::private(error.to_string())]),
+        }
+    }
+    match service.check_rate(&incoming.user) {
+        Verdict::Allowed => None,
+        Verdict::Limited { first: true, wait } => Some(vec![Reply::private(format!(
+            "Easy there: that's a lot of commands in a short time. Try again in {wait} \
+             second{}; I'll skip what you send until then.",
+            if wait == 1 { "" } else { "s" }
+        ))]),
+        Verdict::Limited { first: false, .. } => Some(Vec::new()),
+    }
+}
+
+/// A message not addressed to the bot: played when it is plausibly a move of the writer's
+/// (a move, maybe with a short remark after it, in a game here awaiting them), and answered
+/// only about that move. Everything else stays unanswered and uncounted: "resign" said in
+/// passing is not a command, and "hello" is no move.
+async fn chatter(service: &Service, incoming: &Incoming, text: &str) -> Vec<Reply> {
+    if text.is_empty() || !looks_like_move(text) {
+        return Vec::new();
+    }
+    let (place, user) = (&incoming.place, &incoming.user);
+    let Ok(Some(read)) = service.read_move(place, user, text).await else {
+        return Vec::new();
+    };
+    if let Some(refusal) = admit(service, incoming).await {
+        return refusal;
+    }
+    match service.play(place, user, read.game, &read.text).await {
+        Ok(done) => move_and_answer(service, &done).await,
+        Err(
+            error @ (ServiceError::Move { .. }
+            | ServiceError::Changed
+            | ServiceError::CannotSave
+            | ServiceError::WhichGame { .. }
+            | ServiceError::Internal(_)),
+        ) => vec![error_reply(&error)],
+        Err(_) => Vec::new(),
+    }
+}
+
+/// A message to the bot that is no command: a move, if it can only mean one game.
 async fn bare_move(service: &Service, incoming: &Incoming, text: &str) -> Vec<Reply> {
-    let result = service
-        .play(&incoming.place, &incoming.user, None, text)
-        .await;
+    let (place, user) = (&incoming.place, &incoming.user);
+    // A move with a short remark after it is read as the move.
+    let (game, text) = match service.read_move(place, user, text).await {
+        Ok(Some(read)) => (read.game, read.text),
+        _ => (None, text.to_owned()),
+    };
+    let text = text.as_str();
+    let result = service.play(place, user, game, text).await;
     match result {
         Ok(done) => move_and_answer(service, &done).await,
-        Err(error) if incoming.addressed => match error {
+        Err(error) => match error {
             ServiceError::NoGame | ServiceError::NotYourTurnAnywhere if move_shaped(text) => {
                 vec![error_reply(&error)]
             }
@@ -114,17 +153,6 @@ async fn bare_move(service: &Service, incoming: &Incoming, text: &str) -> Vec<Re
             }
             other => vec![error_reply(&other)],
         },
-        // Not addressed to the bot: answer only what clearly was meant as a move.
-        Err(
-            ServiceError::Move {
-                error: MoveError::Syntax { .. },
-                ..
-            }
-            | ServiceError::NoGame
-            | ServiceError::NotYourTurnAnywhere
-            | ServiceError::NotYourTurn { .. },
-        ) => Vec::new(),
-        Err(other) => vec![error_reply(&other)],
     }
 }
 
@@ -300,6 +328,17 @@ async fn execute(
             let who = incoming.mentions.first().unwrap_or(user);
             let stats = service.stats(place, who).await?;
             one(Reply::text(text::stats(&stats)))
+        }
+        Command::Limits(change) => {
+            let caps = match change {
+                Some(_) if !incoming.manager => return Err(ServiceError::NotAManager),
+                Some((cap, value)) => service.set_cap(place, cap, value).await?,
+                None => service.caps(place).await?,
+            };
+            one(Reply::private(text::limits(
+                &caps,
+                change.map(|(cap, _)| cap),
+            )))
         }
         Command::Help(topic) => one(Reply::private(help(topic.as_deref()))),
     }

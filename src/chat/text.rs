@@ -1,7 +1,7 @@
 //! Longer texts of replies: move lists, game records, rules, lists of games.
 
 use crate::rules::{Color, Coord, Variant, square};
-use crate::service::{GameState, GameSummary, Place, Scope, Stats, clock};
+use crate::service::{Cap, Caps, GameState, GameSummary, Place, Scope, Stats, clock};
 use crate::store::RatingRow;
 
 /// The most moves listed before "and N more".
@@ -329,4 +329,28 @@ pub fn stats(stats: &Stats) -> String {
         text.push('\n');
     }
     text.trim_end().to_owned()
+}
+
+/// A community's caps, after a change of `changed` when there was one.
+pub fn limits(caps: &Caps, changed: Option<Cap>) -> String {
+    let list: Vec<String> = Cap::ALL
+        .iter()
+        .map(|&cap| {
+            let value = caps.get(cap);
+            let default = if value == cap.default_value() {
+                " (the default)"
+            } else {
+                ""
+            };
+            format!("{cap}: {value}{default}")
+        })
+        .collect();
+    let lead = match changed {
+        Some(cap) => format!("Done: {cap} is now {}.", caps.get(cap)),
+        None => String::from("Caps in this community."),
+    };
+    format!(
+        "{lead} {}. Managers change one with `limits challenges|games|bot|opponent N`.",
+        list.join("; ")
+    )
 }

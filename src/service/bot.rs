@@ -3,6 +3,7 @@
 
 use tracing::{info, instrument, warn};
 
+use super::caps::Adding;
 use super::games::{ColorChoice, MoveDone, color_key};
 use super::{DAY, GameState, Place, Service, ServiceError, User, internal};
 use crate::engine::{self, Level};
@@ -77,6 +78,7 @@ impl Service {
         if !super::DAYS_PER_MOVE.contains(&days) {
             return Err(ServiceError::BadDays);
         }
+        self.check_caps(place, me, Adding::BotGame, true).await?;
         let bot_player = self
             .store
             .player(&bot.platform, &bot.id, &bot.name, self.now())
@@ -128,6 +130,16 @@ impl Service {
     /// No such game, or `Internal`.
     #[instrument(skip(self))]
     pub async fn bot_move(&self, id: i64) -> Result<Option<MoveDone>, ServiceError> {
+        self.bot_move_announced(id, false).await
+    }
+
+    /// [`Service::bot_move`], with a notice of the move in the outbox when `announce` is set
+    /// (a move the clocks played, which no chat reply carries).
+    async fn bot_move_announced(
+        &self,
+        id: i64,
+        announce: bool,
+    ) -> Result<Option<MoveDone>, ServiceError> {
         let state = self.load(id).await?;
         let Some(color) = bot_side(&state.row) else {
             return Ok(None);
@@ -145,34 +157,35 @@ impl Service {
         };
         let text = state.record.position().move_text(&choice.mv);
         let bot_id = state.player(color).id;
-        match self.apply_move(state, color, bot_id, &text).await {
+        match self.apply_move(state, color, bot_id, &text, announce).await {
             Ok(done) => Ok(Some(done)),
             Err(ServiceError::Changed) => Ok(None),
             Err(other) => Err(other),
         }
     }
 
-    /// Plays every bot move that is due (after a restart, for instance): each once, because
-    /// a second attempt at the same ply loses the ply check.
-    pub(super) async fn pending_bot_moves(
-        &self,
-        platform: Option<&str>,
-    ) -> Result<Vec<MoveDone>, ServiceError> {
-        let mut done = Vec::new();
-        for row in self.store.active_bot_games(platform).await? {
+    /// Plays every bot move that is due (after a restart, for instance), each with its notice
+    /// and each once, because a second attempt at the same ply loses the ply check. A game
+    /// whose move fails is logged and marked, and the others go on.
+    pub(super) async fn pending_bot_moves(&self, platform: Option<&str>) {
+        let rows = match self.store.active_bot_games(platform).await {
+            Ok(rows) => rows,
+            Err(error) => {
+                warn!(%error, "reading the games against the bot failed");
+                return;
+            }
+        };
+        for row in rows {
             let Some(color) = bot_side(&row) else {
                 continue;
             };
             if super::games::awaits_color(&row) != Some(color) {
                 continue;
             }
-            match self.bot_move(row.id).await {
-                Ok(Some(played)) => done.push(played),
-                Ok(None) => {}
-                Err(error) => warn!(game = row.id, %error, "bot move failed"),
+            if let Err(error) = self.bot_move_announced(row.id, true).await {
+                self.trouble(row.id, &error).await;
             }
         }
-        Ok(done)
     }
 
     /// Whether the bot accepts a draw in its game: only when it is clearly worse.

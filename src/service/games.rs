@@ -5,13 +5,15 @@ use std::collections::hash_map::Entry;
 
 use tracing::{info, instrument};
 
+use super::caps::Adding;
 use super::{
     CHALLENGE_LIFETIME, ChallengeSummary, DAY, DAYS_PER_MOVE, DEFAULT_DAYS, GameState, GameSummary,
-    HOUR, Place, Service, ServiceError, Terms, User, reason_key,
+    Place, Service, ServiceError, Terms, User, reason_key,
 };
 use crate::rules::{Color, EndReason, Outcome, Played, Variant, VariantPosition};
 use crate::store::{
-    AppendMoves, ChallengeRow, GameRow, NewChallenge, NewGame, PlayerRow, SettingsRow, StoreError,
+    AppendMoves, ChallengeRow, GameRow, NewChallenge, NewGame, NewNotice, PlayerRow, SettingsRow,
+    StoreError,
 };
 
 /// The colour a challenger asks for.
@@ -92,6 +94,28 @@ pub struct MoveDone {
     pub played: Vec<Played>,
 }
 
+impl MoveDone {
+    /// The move played at `ply` of a game (with any forced pass after it), as it was announced:
+    /// `None` when the game has no move there.
+    #[must_use]
+    pub fn at(state: GameState, ply: usize) -> Option<MoveDone> {
+        let moves = state.record.moves();
+        if ply >= moves.len() {
+            return None;
+        }
+        let mut before = state.record.start().clone();
+        for played in &moves[..ply] {
+            before = before.play(&played.mv);
+        }
+        let played = moves[ply..].to_vec();
+        Some(MoveDone {
+            state,
+            before,
+            played,
+        })
+    }
+}
+
 /// What a challenge did: a challenge waiting for an answer, or a game against the bot that
 /// started at once.
 #[derive(Debug, Clone)]
@@ -117,27 +141,7 @@ pub enum DrawDone {
     Refused(GameState),
 }
 
-/// Something the clock made happen, to be told in the game's channel.
-#[derive(Debug, Clone)]
-pub enum Notice {
-    /// The player to move has this much time left.
-    Reminder {
-        place: Place,
-        game: GameState,
-        left: i64,
-    },
-    /// The player to move ran out of time and lost.
-    Timeout { place: Place, game: GameState },
-    /// The bot played a move that was due (after a restart, for instance).
-    BotMoved { place: Place, done: Box<MoveDone> },
-    /// Nobody answered a challenge in time.
-    ChallengeExpired {
-        place: Place,
-        challenge: ChallengeSummary,
-    },
-}
-
-fn score(outcome: Outcome) -> &'static str {
+pub(super) fn score(outcome: Outcome) -> &'static str {
     outcome.score()
 }
 
@@ -219,6 +223,8 @@ impl Service {
                 if them.id == me.id {
                     return Err(ServiceError::SelfChallenge);
                 }
+                self.check_repeat_challenge(place, me, &them, terms.variant.key())
+                    .await?;
                 Some(them.id)
             }
             None => None,
@@ -237,6 +243,7 @@ impl Service {
         days: i64,
         rated: bool,
     ) -> Result<ChallengeSummary, ServiceError> {
+        self.check_caps(place, me, Adding::Challenge, true).await?;
         let (variant, color) = (terms.variant, terms.color);
         let now = self.now();
         let row = self
@@ -285,6 +292,12 @@ impl Service {
         {
             let name = self.name_of(challenged).await?;
             return Err(ServiceError::NotYourChallenge { id: row.id, name });
+        }
+        let place = super::clocks::challenge_place(&row);
+        self.check_caps(&place, &me, Adding::Game, true).await?;
+        if let Some(challenger) = self.store.player_by_id(row.challenger_id).await? {
+            self.check_caps(&place, &challenger, Adding::Game, false)
+                .await?;
         }
         let now = self.now();
         let variant = Variant::from_name(&row.game_key)
@@ -404,10 +417,12 @@ impl Service {
     ) -> Result<ChallengeRow, ServiceError> {
         let now = self.now();
         let row = match id {
+            // A challenge of another community answers exactly like one that does not exist.
             Some(id) => self
                 .store
                 .challenge(id)
                 .await?
+                .filter(|row| place.holds(&row.platform, row.community.as_deref(), &row.channel))
                 .ok_or(ServiceError::NoSuchChallenge(id))?,
             None => {
                 let open = self
@@ -473,17 +488,19 @@ impl Service {
             let to_move = state.player(state.turn()).display_name.clone();
             return Err(ServiceError::NotYourTurn { game: id, to_move });
         }
-        self.apply_move(state, color, me.id, text).await
+        self.apply_move(state, color, me.id, text, false).await
     }
 
     /// Plays `text` for `color` (player `mover`) in one transaction guarded by the ply, with
-    /// any forced pass after it; rates the game if the move ended it.
+    /// any forced pass after it, and with a notice of it when `announce` is set (a move the
+    /// clocks played); rates the game if the move ended it.
     pub(super) async fn apply_move(
         &self,
         mut state: GameState,
         color: Color,
         mover: i64,
         text: &str,
+        announce: bool,
     ) -> Result<MoveDone, ServiceError> {
         let id = state.row.id;
         let before = state.record.position().clone();
@@ -515,6 +532,15 @@ impl Service {
                 finish,
                 mover: color_key(color),
                 now,
+                notice: announce.then(|| NewNotice {
+                    platform: &state.row.platform,
+                    kind: "bot_move",
+                    game_id: Some(id),
+                    challenge_id: None,
+                    ply: Some(state.row.ply),
+                    left: None,
+                    now,
+                }),
             })
             .await?;
         info!(
@@ -554,7 +580,7 @@ impl Service {
         game: Option<i64>,
     ) -> Result<GameState, ServiceError> {
         if let Some(id) = game {
-            let state = self.game_here(place, id).await?;
+            let state = self.game_here(place, me.id, id).await?;
             state.color_of(me.id).ok_or(ServiceError::NotAPlayer(id))?;
             return active(state);
         }
@@ -585,16 +611,25 @@ impl Service {
         }
     }
 
-    /// A game by id, if it belongs to this channel.
-    async fn game_here(&self, place: &Place, id: i64) -> Result<GameState, ServiceError> {
-        let state = self.load(id).await?;
-        if state.row.platform != place.platform {
+    /// A game by id, if it belongs to this channel. A game of another community answers
+    /// exactly like one that does not exist, except to its own players, who are told where it
+    /// is played.
+    async fn game_here(&self, place: &Place, me: i64, id: i64) -> Result<GameState, ServiceError> {
+        let row = self
+            .store
+            .game(id)
+            .await?
+            .ok_or(ServiceError::NoSuchGame(id))?;
+        let mine = row.white_id == me || row.black_id == me;
+        let visible = place.holds(&row.platform, row.community.as_deref(), &row.channel)
+            || (mine && row.platform == place.platform);
+        if !visible {
             return Err(ServiceError::NoSuchGame(id));
         }
-        if state.row.channel != place.channel {
+        if row.channel != place.channel {
             return Err(ServiceError::ElsewhereGame(id));
         }
-        Ok(state)
+        self.load(id).await
     }
 
     async fn which_game(&self, rows: &[GameRow], example: &str) -> ServiceError {
@@ -621,10 +656,10 @@ impl Service {
         user: &User,
         game: Option<i64>,
     ) -> Result<GameState, ServiceError> {
-        if let Some(id) = game {
-            return self.game_here(place, id).await;
-        }
         let me = self.player(user).await?;
+        if let Some(id) = game {
+            return self.game_here(place, me.id, id).await;
+        }
         let rows = self
             .store
             .active_games_in(&place.platform, &place.channel, me.id)
@@ -769,31 +804,11 @@ impl Service {
     /// Ends a game off the board and returns it as stored.
     async fn finish(
         &self,
-        mut state: GameState,
+        state: GameState,
         outcome: Option<Outcome>,
         reason: EndReason,
     ) -> Result<GameState, ServiceError> {
-        let now = self.now();
-        let result = outcome.map(score);
-        let key = reason_key(reason);
-        self.store
-            .finish_game(state.row.id, state.row.ply, result, key, now)
-            .await?;
-        if let Some(outcome) = outcome {
-            state.record.finish(outcome);
-        }
-        info!(game = state.row.id, reason = key, "game ended");
-        if state.row.rated {
-            self.rate_finished(state.row.id).await;
-        }
-        let row = &mut state.row;
-        row.status = String::from("finished");
-        row.result = result.map(str::to_owned);
-        row.end_reason = Some(key.to_owned());
-        row.finished_at = Some(now);
-        row.deadline = None;
-        row.draw_offer = None;
-        Ok(state)
+        self.finish_with(state, outcome, reason, None).await
     }
 
     /// Offers the opponent of a finished game a new one with colours swapped.
@@ -932,87 +947,6 @@ impl Service {
     pub async fn settings_of(&self, player_id: i64) -> Result<SettingsRow, ServiceError> {
         Ok(self.store.settings(player_id).await?)
     }
-
-    /// Runs the clocks: expires old challenges, sends each reminder once (24 hours and 1 hour
-    /// before a deadline) and ends games whose time ran out as a loss for the player to move.
-    ///
-    /// # Errors
-    /// `Internal` when the database fails.
-    pub async fn tick(&self) -> Result<Vec<Notice>, ServiceError> {
-        self.tick_on(None).await
-    }
-
-    /// Runs the clocks of one platform's games and challenges only, for a bot that runs beside
-    /// other platforms' bots (`pigeon serve`): each takes only the notices it can deliver.
-    ///
-    /// # Errors
-    /// `Internal` when the database fails.
-    pub async fn tick_platform(&self, platform: &str) -> Result<Vec<Notice>, ServiceError> {
-        self.tick_on(Some(platform)).await
-    }
-
-    #[instrument(skip_all, fields(platform = platform.unwrap_or("all")))]
-    async fn tick_on(&self, platform: Option<&str>) -> Result<Vec<Notice>, ServiceError> {
-        let now = self.now();
-        let mut notices = Vec::new();
-        for done in self.pending_bot_moves(platform).await? {
-            let row = &done.state.row;
-            let community = row.community.as_deref().unwrap_or(&row.channel);
-            let place = Place::new(&row.platform, &row.channel).in_community(community);
-            notices.push(Notice::BotMoved {
-                place,
-                done: Box::new(done),
-            });
-        }
-        self.rate_pending().await?;
-        for row in self.store.expire_challenges(now, platform).await? {
-            let place = Place::new(&row.platform, &row.channel);
-            let challenge = self.summarise_challenge(row).await?;
-            notices.push(Notice::ChallengeExpired { place, challenge });
-        }
-        for row in self.store.games_due(now + DAY, platform).await? {
-            let Some(deadline) = row.deadline else {
-                continue;
-            };
-            if super::bot_side(&row).is_some_and(|bot| awaits_color(&row) == Some(bot)) {
-                continue; // the bot has no clock
-            }
-            let place = Place::new(&row.platform, &row.channel);
-            let left = deadline - now;
-            let (id, ply, period) = (row.id, row.ply, row.days_per_move * DAY);
-            let kind = if left <= 0 {
-                None
-            } else if left <= HOUR {
-                Some("hour")
-            } else if period > DAY {
-                Some("day")
-            } else {
-                continue;
-            };
-            let state = self.load(row.id).await?;
-            match kind {
-                Some(kind) => {
-                    if self.store.claim_reminder(id, ply, kind, now).await? {
-                        notices.push(Notice::Reminder {
-                            place,
-                            game: state,
-                            left,
-                        });
-                    }
-                }
-                None => {
-                    let winner = state.turn().other();
-                    let outcome = Outcome::win(winner, EndReason::Timeout);
-                    match self.finish(state, Some(outcome), EndReason::Timeout).await {
-                        Ok(game) => notices.push(Notice::Timeout { place, game }),
-                        Err(ServiceError::Changed) => {} // a move arrived just in time
-                        Err(other) => return Err(other),
-                    }
-                }
-            }
-        }
-        Ok(notices)
-    }
 }
 
 /// The side to move of a stored game, read from the cached position.
@@ -1024,7 +958,7 @@ pub(super) fn awaits_color(row: &GameRow) -> Option<Color> {
 }
 
 /// Whether the game awaits a move of `player_id`, read from the cached position.
-fn awaits(row: &GameRow, player_id: i64) -> bool {
+pub(super) fn awaits(row: &GameRow, player_id: i64) -> bool {
     match awaits_color(row) {
         Some(Color::White) => row.white_id == player_id,
         Some(Color::Black) => row.black_id == player_id,

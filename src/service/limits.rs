@@ -21,6 +21,13 @@ impl RateLimit {
         burst: 10,
         interval: 3,
     };
+
+    /// The limit on completions asked while typing (Discord's autocomplete), one per key
+    /// press: thirty at once, then one a second.
+    pub const COMPLETIONS: RateLimit = RateLimit {
+        burst: 30,
+        interval: 1,
+    };
 }
 
 /// Whether a command may go ahead.

@@ -3,11 +3,14 @@
 //! act in; answers are typed results or a [`ServiceError`] whose text is fit for the user.
 
 mod bot;
+mod caps;
 pub mod clock;
+mod clocks;
 mod games;
 mod limits;
 mod pictures;
 mod ratings;
+mod reading;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -18,15 +21,18 @@ use tracing::error;
 use crate::rules::{Color, EndReason, MoveError, Record, Variant, VariantPosition};
 use crate::store::{ChallengeRow, GameRow, PlayerRow, Store, StoreError};
 
+pub use crate::store::LEASE as NOTICE_LEASE;
 pub use bot::{Terms, bot_side};
+pub use caps::{Cap, Caps};
 pub use clock::{Clock, DAY, HOUR, ManualClock, SystemClock};
+pub use clocks::{EVENT_MEMORY, Notice, Pending, place_of};
 pub use games::{
-    Challenged, ColorChoice, DrawAction, DrawDone, MoveDone, Notice, Scope, SettingsChange,
-    color_key,
+    Challenged, ColorChoice, DrawAction, DrawDone, MoveDone, Scope, SettingsChange, color_key,
 };
 pub use limits::{RateLimit, RateLimiter, Verdict};
 pub use pictures::{Image, REPLAY_MOVES, viewpoint};
 pub use ratings::{HISTORY_SIZE, LEADERBOARD_SIZE, Stats, updated};
+pub use reading::ReadMove;
 
 /// Shortest and longest time per move, in days.
 pub const DAYS_PER_MOVE: std::ops::RangeInclusive<i64> = 1..=14;
@@ -82,6 +88,13 @@ impl Place {
             channel: channel.to_owned(),
             community: channel.to_owned(),
         }
+    }
+
+    /// Whether a game or challenge stored with these fields may be named from here: it is of
+    /// this platform and this community (rows from before communities take their channel).
+    #[must_use]
+    pub fn holds(&self, platform: &str, community: Option<&str>, channel: &str) -> bool {
+        self.platform == platform && community.unwrap_or(channel) == self.community
     }
 
     /// The same place, in the community `community` (a Discord server).
@@ -198,6 +211,26 @@ pub enum ServiceError {
         "Levels are for games against me (`challenge @{bot} chak level 3`); a game between people has none."
     )]
     LevelForPerson { bot: String },
+    #[error("{}", caps::over_cap_text(*.cap, *.limit, .who.as_deref()))]
+    OverCap {
+        cap: Cap,
+        limit: i64,
+        /// The player over the cap when it is not the one asking.
+        who: Option<String>,
+    },
+    #[error(
+        "You have already challenged {name} to this game: challenge #{id} is still open. Wait \
+         for an answer, or `cancel {id}` first."
+    )]
+    AlreadyChallenged { id: i64, name: String },
+    #[error("The cap on {cap} goes from 1 to {most}.")]
+    BadCap { cap: Cap, most: i64 },
+    #[error("Only the community's managers can change that here.")]
+    NotAManager,
+    #[error(
+        "Pigeon cannot save right now; nothing was changed. Please try again in a few minutes."
+    )]
+    CannotSave,
     #[error("Something went wrong on my side (reference {0}). Please try again later.")]
     Internal(String),
 }
@@ -211,6 +244,10 @@ impl From<StoreError> for ServiceError {
     fn from(error: StoreError) -> ServiceError {
         match error {
             StoreError::Conflict => ServiceError::Changed,
+            StoreError::Unavailable(error) => {
+                error!(%error, "the database cannot save");
+                ServiceError::CannotSave
+            }
             other => internal(&other),
         }
     }
@@ -400,6 +437,8 @@ pub struct Service {
     bots: Arc<RwLock<HashMap<String, User>>>,
     /// The per-user limit on chat commands, where one applies.
     limiter: Option<Arc<RateLimiter>>,
+    /// The per-user limit on completions asked while typing, where one applies.
+    completions: Option<Arc<RateLimiter>>,
 }
 
 impl Service {
@@ -411,6 +450,7 @@ impl Service {
             clock,
             bots: Arc::default(),
             limiter: None,
+            completions: None,
         }
     }
 
@@ -419,7 +459,19 @@ impl Service {
     #[must_use]
     pub fn with_rate_limit(mut self, limit: RateLimit) -> Service {
         self.limiter = Some(Arc::new(RateLimiter::new(limit)));
+        self.completions = Some(Arc::new(RateLimiter::new(RateLimit::COMPLETIONS)));
         self
+    }
+
+    /// Counts one completion asked by `user` while typing against its own, more generous
+    /// limit (an over-limit completion is answered with no choices).
+    #[must_use]
+    pub fn check_completion_rate(&self, user: &User) -> Verdict {
+        self.completions
+            .as_ref()
+            .map_or(Verdict::Allowed, |limiter| {
+                limiter.check(&user.platform, &user.id, self.now())
+            })
     }
 
     /// Counts one chat command of `user` against the rate limit.

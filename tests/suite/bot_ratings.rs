@@ -76,7 +76,7 @@ async fn a_pending_bot_move_is_played_once_after_a_restart() {
         .expect("the clocks run");
     let moved: Vec<_> = notices
         .iter()
-        .filter(|notice| matches!(notice, Notice::BotMoved { .. }))
+        .filter(|pending| matches!(pending.notice, Notice::BotMoved { .. }))
         .collect();
     assert_eq!(moved.len(), 1);
     let state = service.load(id).await.expect("loads");
@@ -124,7 +124,11 @@ async fn the_bot_has_no_clock_but_its_opponent_has() {
     assert!(state.row.deadline.is_some());
     clock.advance(4 * DAY);
     let notices = service.tick().await.expect("the clocks run");
-    assert!(notices.iter().any(|n| matches!(n, Notice::Timeout { .. })));
+    assert!(
+        notices
+            .iter()
+            .any(|n| matches!(n.notice, Notice::Timeout { .. }))
+    );
     let state = service.load(id).await.expect("loads");
     assert_eq!(state.row.result.as_deref(), Some("0-1"));
     assert!(!state.row.rated);
@@ -186,7 +190,7 @@ async fn racing_rating_updates_apply_once() {
     let store = service.store();
     let id = store.create_game(&game).await.expect("created").id;
     store
-        .finish_game(id, 0, Some("1-0"), "resignation", START)
+        .finish_game(id, 0, Some("1-0"), "resignation", START, None)
         .await
         .expect("finished");
     let racers: Vec<_> = (0..4)

@@ -33,3 +33,19 @@ pub fn gif_frames(gif: &[u8]) -> usize {
     }
     frames
 }
+
+/// Runs `sql` (with `id` bound to `?1`) on the database file behind the store's back, as a
+/// faulty disk or a bad edit would.
+pub async fn tamper(db: &std::path::Path, sql: &'static str, id: i64) {
+    use sqlx::Connection;
+    let url = format!("sqlite://{}", db.display());
+    let mut connection = sqlx::SqliteConnection::connect(&url)
+        .await
+        .expect("connects");
+    sqlx::query(sql)
+        .bind(id)
+        .execute(&mut connection)
+        .await
+        .expect("changed");
+    connection.close().await.expect("closed");
+}

@@ -15,11 +15,13 @@ mod crash;
 #[cfg(feature = "discord")]
 mod discord;
 mod engine;
+mod full_disk;
 #[cfg(feature = "matrix")]
 mod matrix;
 mod oracle;
 mod render;
 mod robustness;
+mod security;
 mod service;
 mod shakti;
 mod store;

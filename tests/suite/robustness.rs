@@ -158,6 +158,7 @@ fn message(who: &str, text: &str, addressed: bool) -> Incoming {
         text: text.to_owned(),
         event_id: None,
         addressed,
+        manager: false,
     }
 }
 

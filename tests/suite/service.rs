@@ -138,6 +138,7 @@ async fn the_same_chat_event_delivered_twice_is_acted_on_once() {
         text: String::from("e3e4"),
         event_id: Some(String::from("event-1")),
         addressed: false,
+        manager: false,
         mentions: Vec::new(),
     };
     let first = chat::handle(&service, &incoming).await;
@@ -166,6 +167,7 @@ async fn the_same_chat_event_delivered_twice_is_acted_on_once() {
     let other = Incoming {
         event_id: Some(String::from("event-2")),
         addressed: true,
+        manager: false,
         ..incoming
     };
     let reply = chat::handle(&service, &other).await;
@@ -184,6 +186,7 @@ async fn chatter_that_is_not_a_move_is_ignored_quietly() {
         text: text.to_owned(),
         event_id: None,
         addressed: false,
+        manager: false,
         mentions: Vec::new(),
     };
     for (who, text) in [
@@ -254,17 +257,8 @@ async fn games_survive_a_restart_and_replay_from_their_moves() {
 
 /// Changes a stored move behind the store's back, as a faulty disk or a bad edit would.
 async fn sqlx_corrupt(db: &std::path::Path, id: i64) {
-    use sqlx::Connection;
-    let url = format!("sqlite://{}", db.display());
-    let mut connection = sqlx::SqliteConnection::connect(&url)
-        .await
-        .expect("connects");
-    sqlx::query("UPDATE moves SET text = 'e7e5' WHERE game_id = ?1 AND ply = 2")
-        .bind(id)
-        .execute(&mut connection)
-        .await
-        .expect("updated");
-    connection.close().await.expect("closed");
+    let sql = "UPDATE moves SET text = 'e7e5' WHERE game_id = ?1 AND ply = 2";
+    crate::common::tamper(db, sql, id).await;
 }
 
 #[tokio::test]
@@ -305,6 +299,7 @@ async fn a_shakti_player_who_cannot_move_is_passed_for() {
         text: String::from("c7-d7"),
         event_id: None,
         addressed: true,
+        manager: false,
         mentions: Vec::new(),
     };
     let replies = chat::handle(&service, &incoming).await;

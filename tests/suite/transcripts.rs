@@ -81,9 +81,10 @@ pub async fn run(name: &str) {
             clock.advance(duration(words));
         } else if line == "@tick" {
             output.clear();
-            for notice in service.tick().await.expect("the clocks run") {
-                let (place, reply) = chat::notice_reply(&notice);
+            for pending in service.tick().await.expect("the clocks run") {
+                let (place, reply) = chat::notice_reply(&pending.notice);
                 output.push_str(&console::format_reply(&reply, None, Some(&place.channel)));
+                service.delivered(pending.id).await;
             }
         } else if line == "@restart" {
             service.store().close().await;
