@@ -399,21 +399,19 @@ struct DirectMessages {
 }
 
 impl DirectMessages {
-    /// Tells `user` privately what `reply` says about `spot`, with a link to it. False when
-    /// they do not take direct messages from the bot (Discord's 50007) or Discord failed.
-    async fn send(&self, http: &Http, user: UserId, spot: &Spot, reply: &Reply) -> bool {
+    /// Tells `user` privately the text of `out` about `spot` (without its picture and
+    /// buttons), with a link to it. False when they do not take direct messages from the bot
+    /// (Discord's 50007) or Discord failed.
+    async fn send(&self, http: &Http, user: UserId, spot: &Spot, mut out: Outgoing) -> bool {
         if self.refused_lately(user) {
             return false;
         }
-        let mut note = Reply {
-            parts: reply.parts.clone(),
-            ..Reply::default()
-        };
         if let Some(link) = spot.link() {
-            note = note.and(format!("\n{link}"));
+            out.content = fit(format!("{}\n{link}", out.content));
         }
-        let mut out = outgoing(&note);
         out.pings.clear();
+        out.picture = None;
+        out.buttons.clear();
         let sent = match user.create_dm_channel(http).await {
             Ok(dm) => dm.id.send_message(http, message_of(out)).await,
             Err(error) => Err(error),
@@ -464,7 +462,7 @@ impl DirectMessages {
             return out;
         }
         if let Some(id) = discord_id(player)
-            && self.send(http, id, spot, reply).await
+            && self.send(http, id, spot, outgoing(reply)).await
         {
             out.pings.retain(|ping| *ping != id);
         }
@@ -482,29 +480,27 @@ struct Outgoing {
     private: bool,
 }
 
-/// Turns a reply into Discord's terms: mentions as `<@id>` pinging exactly those users,
-/// names as plain text, the picture as an attachment, actions as buttons.
+/// Turns a reply into Discord's terms: text and names escaped for markdown (only the
+/// command examples between backticks stay code), mentions as `<@id>` pinging exactly those
+/// users, the picture as an attachment, actions as buttons.
 fn outgoing(reply: &Reply) -> Outgoing {
     let mut content = String::new();
     let mut pings = Vec::new();
     for part in &reply.parts {
         match part {
-            Part::Text(text) => content.push_str(text),
+            Part::Text(text) => content.push_str(&markdown_escaped(text, true)),
             Part::Mention(user) => match discord_id(user) {
                 Some(id) => {
                     content.push_str(&format!("<@{id}>"));
                     pings.push(id);
                 }
-                None => content.push_str(&user.name),
+                None => content.push_str(&markdown_escaped(&user.name, false)),
             },
-            Part::Name(user) => content.push_str(&user.name),
+            Part::Name(user) => content.push_str(&markdown_escaped(&user.name, false)),
         }
     }
-    if content.chars().count() > MAX_CONTENT {
-        content = short(&content, MAX_CONTENT - 1) + "…";
-    }
     Outgoing {
-        content,
+        content: fit(content),
         pings,
         picture: reply
             .picture
@@ -512,6 +508,53 @@ fn outgoing(reply: &Reply) -> Outgoing {
             .map(|picture| CreateAttachment::bytes(picture.data.clone(), picture.name.clone())),
         buttons: buttons(reply),
         private: reply.private,
+    }
+}
+
+/// `text` with every character that Discord's markdown reads as formatting (bold, italics,
+/// strikethrough, spoilers, code), as a masked link (`[label](url)`), as a mention or channel
+/// link (`<@id>`, `<#id>`, `@everyone`), or at the start of a line as a heading, list or quote
+/// escaped with a backslash, so it shows as written. With `code`, a pair of backticks around
+/// a command example (the bot's own, see [`Part::Text`]) is kept as code; else every
+/// backtick is escaped too.
+///
+/// serenity's own helpers leave masked links and channel links alone (`push_safe`) or need
+/// its cache (`content_safe`), hence this.
+fn markdown_escaped(text: &str, code: bool) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut line_start = true;
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if c == '`'
+            && code
+            && let Some(end) = rest[1..].find('`')
+        {
+            let span = &rest[..end + 2];
+            out.push_str(span);
+            rest = &rest[span.len()..];
+            line_start = false;
+            continue;
+        }
+        let always = matches!(
+            c,
+            '\\' | '*' | '_' | '~' | '|' | '`' | '[' | ']' | '<' | '@'
+        );
+        if always || (line_start && matches!(c, '#' | '>' | '-')) {
+            out.push('\\');
+        }
+        out.push(c);
+        line_start = c == '\n' || (line_start && (c == ' ' || c == '\t'));
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
+/// Content cut to Discord's longest message.
+fn fit(content: String) -> String {
+    if content.chars().count() > MAX_CONTENT {
+        short(&content, MAX_CONTENT - 1) + "…"
+    } else {
+        content
     }
 }
 
@@ -1022,9 +1065,7 @@ impl Handler {
         let channel = format!("<#{}>", spot.channel);
         let permission = "Send Messages (in threads: Send Messages in Threads)";
         if let Some(problem) = permission_problem(error, permission, "answer you", &channel) {
-            self.dms
-                .send(http, author, spot, &Reply::text(problem))
-                .await;
+            self.dms.send(http, author, spot, notice(problem)).await;
         }
     }
 }
@@ -1045,9 +1086,16 @@ async fn is_thread(http: &Http, channel: ChannelId) -> bool {
     }
 }
 
-/// A short public note from the bot.
+/// A short public note of the adapter's own (a missing permission, in bold): its markdown is
+/// meant, so it is not escaped.
 fn notice(text: String) -> Outgoing {
-    outgoing(&Reply::text(text))
+    Outgoing {
+        content: fit(text),
+        pings: Vec::new(),
+        picture: None,
+        buttons: Vec::new(),
+        private: false,
+    }
 }
 
 /// The question before a command that cannot be taken back.
@@ -1134,7 +1182,7 @@ async fn deliver(http: &Http, dms: &DirectMessages, notice: &Notice) {
     let out = match (notice, reply.turn.as_ref().and_then(discord_id)) {
         // A reminder is for the player alone: by direct message, else in the channel.
         (Notice::Reminder { .. }, Some(id)) => {
-            if dms.send(http, id, &spot, &reply).await {
+            if dms.send(http, id, &spot, outgoing(&reply)).await {
                 return;
             }
             outgoing(&reply)
@@ -1207,5 +1255,25 @@ mod tests {
         let out = outgoing(&reply);
         assert_eq!(out.content, "Your move, <@42> and bob");
         assert_eq!(out.pings, [UserId::new(42)]);
+    }
+
+    #[test]
+    fn user_text_is_escaped_and_command_examples_stay_code() {
+        let hostile = User::new(PLATFORM, "43", "[free](https://evil.example) **x**");
+        let reply = Reply::text("Challenge #1: ")
+            .name(hostile, false)
+            .and(" says \"<#1> @everyone ~~a~~ ||b|| _c_\". Reply `draw #2 accept` or `help`.")
+            .and("\n# big\n> quote\n  - list, 3-2 > 1 # not a heading");
+        let out = outgoing(&reply);
+        assert_eq!(
+            out.content,
+            "Challenge #1: \\[free\\](https://evil.example) \\*\\*x\\*\\* says \"\\<#1> \\@everyone \
+             \\~\\~a\\~\\~ \\|\\|b\\|\\| \\_c\\_\". Reply `draw #2 accept` or `help`.\n\\# big\n\\> quote\n  \
+             \\- list, 3-2 > 1 # not a heading"
+        );
+        assert!(out.pings.is_empty());
+        assert_eq!(markdown_escaped("a `b` c", false), "a \\`b\\` c");
+        assert_eq!(markdown_escaped("lone ` tick", true), "lone \\` tick");
+        assert_eq!(markdown_escaped("back\\slash", true), "back\\\\slash");
     }
 }
