@@ -25,6 +25,7 @@ use serenity::builder::Builder;
 use tokio::sync::watch;
 use tracing::{info, instrument, warn};
 
+use super::redacted;
 use crate::chat::{self, Incoming, Part, Reply, Style};
 use crate::config::Secret;
 use crate::service::{Notice, Place, Service, User};
@@ -712,7 +713,7 @@ impl Asked {
 
     async fn respond(&self, http: &Http, response: CreateInteractionResponse) {
         if let Err(error) = response.execute(http, (self.id, &self.token)).await {
-            warn!(%error, interaction = %self.id, "answering an interaction failed");
+            warn!(error = %redacted(&error), interaction = %self.id, "answering an interaction failed");
         }
     }
 
@@ -720,7 +721,7 @@ impl Asked {
         match followup_of(out).execute(http, (None, &self.token)).await {
             Ok(message) => Some(message),
             Err(error) => {
-                warn!(%error, interaction = %self.id, "a follow-up failed");
+                warn!(error = %redacted(&error), interaction = %self.id, "a follow-up failed");
                 None
             }
         }
@@ -745,7 +746,7 @@ impl EventHandler for Handler {
             None => Command::set_global_commands(&ctx.http, commands).await,
         };
         if let Err(error) = registered {
-            warn!(%error, "registering the slash commands failed");
+            warn!(error = %redacted(&error), "registering the slash commands failed");
         }
     }
 
@@ -774,7 +775,7 @@ impl Handler {
             return;
         }
         if let Err(error) = asked.defer(&ctx.http, private).await {
-            warn!(%error, "deferring an interaction failed");
+            warn!(error = %redacted(&error), "deferring an interaction failed");
             return;
         }
         let replies = if command.data.name == "threads" {
@@ -813,7 +814,7 @@ impl Handler {
         }
         let private = is_private(text);
         if let Err(error) = asked.defer(&ctx.http, private).await {
-            warn!(%error, "deferring an interaction failed");
+            warn!(error = %redacted(&error), "deferring an interaction failed");
             return;
         }
         let replies =
@@ -911,7 +912,7 @@ impl Handler {
                 match edit_of(out).execute(http, &asked.token).await {
                     Ok(message) => Some(message),
                     Err(error) => {
-                        warn!(%error, "editing an interaction answer failed");
+                        warn!(error = %redacted(&error), "editing an interaction answer failed");
                         None
                     }
                 }
@@ -960,7 +961,7 @@ impl Handler {
         {
             Ok(thread) => thread,
             Err(error) => {
-                warn!(%error, game, "opening a thread failed");
+                warn!(error = %redacted(&error), game, "opening a thread failed");
                 return Some(
                     permission_problem(
                         &error,
@@ -1080,7 +1081,7 @@ async fn is_thread(http: &Http, channel: ChannelId) -> bool {
         ),
         Ok(_) => false,
         Err(error) => {
-            warn!(%error, %channel, "looking up a channel failed");
+            warn!(error = %redacted(&error), %channel, "looking up a channel failed");
             false
         }
     }
@@ -1139,7 +1140,7 @@ async fn send(http: &Http, channel: ChannelId, out: Outgoing) -> serenity::Resul
     if let Err(error) = &sent {
         match permission_problem(error, "Send Messages", "write", "this channel") {
             Some(problem) => warn!(%channel, problem, "Discord refused a message"),
-            None => warn!(%channel, %error, "sending a message failed"),
+            None => warn!(%channel, error = %redacted(&error), "sending a message failed"),
         }
     }
     sent
@@ -1164,7 +1165,7 @@ async fn clocks(
         let notices = match service.tick_platform(PLATFORM).await {
             Ok(notices) => notices,
             Err(error) => {
-                warn!(%error, "looking at the clocks failed");
+                warn!(error = %redacted(&error), "looking at the clocks failed");
                 continue;
             }
         };

@@ -40,6 +40,7 @@ use tokio::sync::watch;
 use tokio::task::JoinSet;
 use tracing::{error, info, warn};
 
+use super::redacted;
 use crate::chat::{self, Incoming, Part, Reply};
 use crate::config::Secret;
 use crate::service::{Place, Service, User};
@@ -79,6 +80,13 @@ pub struct MatrixConfig {
 /// Why the Matrix bot stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum MatrixError {
+    /// The store folder could not be created or made private.
+    #[error("the Matrix store folder {path}: {source}")]
+    Store {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
     /// The client could not be set up (a bad homeserver URL, or the store folder).
     #[error("cannot set up the Matrix client for {homeserver}: {source}")]
     Client {
@@ -205,7 +213,7 @@ pub async fn run(
             if logged_out(&error) {
                 return Err(MatrixError::LoggedOut(session));
             }
-            warn!(%error, "the first Matrix sync failed; retrying");
+            warn!(error = %redacted(&error), "the first Matrix sync failed; retrying");
             None
         }
     };
@@ -236,6 +244,10 @@ pub async fn run(
 /// Builds the client on its store and logs in: from the saved session when there is one,
 /// with the password (then saving the session) otherwise.
 async fn connect(config: &MatrixConfig) -> Result<Client, MatrixError> {
+    private_folder(&config.store).map_err(|source| MatrixError::Store {
+        path: config.store.clone(),
+        source,
+    })?;
     let client = Client::builder()
         .homeserver_url(&config.homeserver)
         .sqlite_store(&config.store, None)
@@ -291,6 +303,22 @@ fn session_path(store: &Path) -> PathBuf {
     store.join(SESSION_FILE)
 }
 
+/// Creates a folder only its owner can open (mode 0700), or makes an existing one so: the
+/// store folder holds the access token and the encryption keys.
+fn private_folder(path: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(path)?;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o700))
+    }
+    #[cfg(not(unix))]
+    std::fs::create_dir_all(path)
+}
+
 /// Writes a file only its owner can read (it holds the access token).
 fn write_private(path: &Path, data: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
@@ -330,7 +358,7 @@ async fn sync_forever(
                 return Err(MatrixError::LoggedOut(session.to_owned()));
             }
             Err(error) => {
-                warn!(%error, "Matrix sync failed; retrying");
+                warn!(error = %redacted(&error), "Matrix sync failed; retrying");
                 tokio::time::sleep(RETRY).await;
                 // Go on from wherever the last good sync got to.
                 settings = SyncSettings::default();
@@ -357,7 +385,7 @@ async fn clocks(client: &Client, service: &Service) {
                     }
                 }
             }
-            Err(error) => error!(%error, "the Matrix clocks failed"),
+            Err(error) => error!(error = %redacted(&error), "the Matrix clocks failed"),
         }
     }
 }
@@ -379,7 +407,7 @@ async fn join(bot: &Bot, room: &Room, inviter: &UserId) {
     if !server_allowed(&bot.allowed_servers, server) {
         info!(room = %room.room_id(), %server, "declining an invite from a server not allowed");
         if let Err(error) = room.leave().await {
-            warn!(room = %room.room_id(), %error, "declining an invite failed");
+            warn!(room = %room.room_id(), error = %redacted(&error), "declining an invite failed");
         }
         return;
     }
@@ -391,7 +419,7 @@ async fn join(bot: &Bot, room: &Room, inviter: &UserId) {
                 return;
             }
             Err(error) => {
-                warn!(room = %room.room_id(), %error, attempt, "joining a room failed");
+                warn!(room = %room.room_id(), error = %redacted(&error), attempt, "joining a room failed");
                 tokio::time::sleep(Duration::from_secs(attempt)).await;
             }
         }
@@ -478,7 +506,7 @@ async fn send(room: &Room, reply: &Reply, to: Option<&OriginalSyncRoomMessageEve
         content = content.make_reply_to(event, ForwardThread::Yes, AddMentions::No);
     }
     if let Err(error) = room.send(content).await {
-        error!(room = %room.room_id(), %error, "sending a reply failed");
+        error!(room = %room.room_id(), error = %redacted(&error), "sending a reply failed");
         return;
     }
     let Some(picture) = &reply.picture else {
@@ -507,7 +535,7 @@ async fn send(room: &Room, reply: &Reply, to: Option<&OriginalSyncRoomMessageEve
         .send_attachment(&picture.name, &mime, picture.data.clone(), config)
         .await;
     if let Err(error) = sent {
-        error!(room = %room.room_id(), %error, "sending a picture failed");
+        error!(room = %room.room_id(), error = %redacted(&error), "sending a picture failed");
     }
 }
 
@@ -790,6 +818,28 @@ mod tests {
             mentioned,
             [UserId::parse("@bob:example.org").expect("valid")]
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_store_folder_is_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |path: &Path| {
+            std::fs::metadata(path)
+                .expect("the folder exists")
+                .permissions()
+                .mode()
+                & 0o777
+        };
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let fresh = dir.path().join("pigeon-matrix");
+        private_folder(&fresh).expect("created");
+        assert_eq!(mode(&fresh), 0o700);
+        let open = dir.path().join("open");
+        std::fs::create_dir(&open).expect("created");
+        std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o755)).expect("set");
+        private_folder(&open).expect("tightened");
+        assert_eq!(mode(&open), 0o700);
     }
 
     #[test]

@@ -481,6 +481,16 @@ async fn a_restarted_bot_keeps_its_device_and_the_game_and_skips_old_commands() 
     let room_b = bob.room(&room_a.room_id().to_owned()).await;
     let session = scene.matrix_store().join("session.json");
     let saved = std::fs::read(&session).expect("the login is saved in the store folder");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let folder = std::fs::metadata(scene.matrix_store()).expect("the store folder");
+        assert_eq!(
+            folder.permissions().mode() & 0o777,
+            0o700,
+            "only the bot's user may open the store folder"
+        );
+    }
 
     let mut answered = Vec::new();
     let challenge = alice
