@@ -6,9 +6,9 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use pigeon::adapters::console;
 #[cfg(feature = "matrix")]
 use pigeon::adapters::matrix::{self, MatrixConfig};
+use pigeon::adapters::{console, redacted};
 use pigeon::cli;
 use pigeon::config::Secret;
 use pigeon::rules::{Color, Variant};
@@ -500,7 +500,8 @@ fn spawn_bot<E: std::fmt::Display>(
     name: &'static str,
     run: impl Future<Output = Result<(), E>> + Send + 'static,
 ) {
-    running.spawn(async move { (name, run.await.map_err(|e| e.to_string())) });
+    // A bot's error may hold a URL, and URLs may hold secrets.
+    running.spawn(async move { (name, run.await.map_err(|e| redacted(&e))) });
 }
 
 /// Runs the configured bots on one game database until SIGINT or SIGTERM, or until one of

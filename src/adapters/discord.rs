@@ -25,6 +25,7 @@ use serenity::builder::Builder;
 use tokio::sync::watch;
 use tracing::{info, instrument, warn};
 
+use super::redacted;
 use crate::chat::{self, Incoming, Part, Reply, Style};
 use crate::config::Secret;
 use crate::service::{Notice, Place, Service, User, Verdict};
@@ -408,21 +409,19 @@ struct DirectMessages {
 }
 
 impl DirectMessages {
-    /// Tells `user` privately what `reply` says about `spot`, with a link to it. False when
-    /// they do not take direct messages from the bot (Discord's 50007) or Discord failed.
-    async fn send(&self, http: &Http, user: UserId, spot: &Spot, reply: &Reply) -> bool {
+    /// Tells `user` privately the text of `out` about `spot` (without its picture and
+    /// buttons), with a link to it. False when they do not take direct messages from the bot
+    /// (Discord's 50007) or Discord failed.
+    async fn send(&self, http: &Http, user: UserId, spot: &Spot, mut out: Outgoing) -> bool {
         if self.refused_lately(user) {
             return false;
         }
-        let mut note = Reply {
-            parts: reply.parts.clone(),
-            ..Reply::default()
-        };
         if let Some(link) = spot.link() {
-            note = note.and(format!("\n{link}"));
+            out.content = fit(format!("{}\n{link}", out.content));
         }
-        let mut out = outgoing(&note);
         out.pings.clear();
+        out.picture = None;
+        out.buttons.clear();
         let sent = match user.create_dm_channel(http).await {
             Ok(dm) => dm.id.send_message(http, message_of(out)).await,
             Err(error) => Err(error),
@@ -473,7 +472,7 @@ impl DirectMessages {
             return out;
         }
         if let Some(id) = discord_id(player)
-            && self.send(http, id, spot, reply).await
+            && self.send(http, id, spot, outgoing(reply)).await
         {
             out.pings.retain(|ping| *ping != id);
         }
@@ -491,29 +490,27 @@ struct Outgoing {
     private: bool,
 }
 
-/// Turns a reply into Discord's terms: mentions as `<@id>` pinging exactly those users,
-/// names as plain text, the picture as an attachment, actions as buttons.
+/// Turns a reply into Discord's terms: text and names escaped for markdown (only the
+/// command examples between backticks stay code), mentions as `<@id>` pinging exactly those
+/// users, the picture as an attachment, actions as buttons.
 fn outgoing(reply: &Reply) -> Outgoing {
     let mut content = String::new();
     let mut pings = Vec::new();
     for part in &reply.parts {
         match part {
-            Part::Text(text) => content.push_str(text),
+            Part::Text(text) => content.push_str(&markdown_escaped(text, true)),
             Part::Mention(user) => match discord_id(user) {
                 Some(id) => {
                     content.push_str(&format!("<@{id}>"));
                     pings.push(id);
                 }
-                None => content.push_str(&user.name),
+                None => content.push_str(&markdown_escaped(&user.name, false)),
             },
-            Part::Name(user) => content.push_str(&user.name),
+            Part::Name(user) => content.push_str(&markdown_escaped(&user.name, false)),
         }
     }
-    if content.chars().count() > MAX_CONTENT {
-        content = short(&content, MAX_CONTENT - 1) + "…";
-    }
     Outgoing {
-        content,
+        content: fit(content),
         pings,
         picture: reply
             .picture
@@ -521,6 +518,53 @@ fn outgoing(reply: &Reply) -> Outgoing {
             .map(|picture| CreateAttachment::bytes(picture.data.clone(), picture.name.clone())),
         buttons: buttons(reply),
         private: reply.private,
+    }
+}
+
+/// `text` with every character that Discord's markdown reads as formatting (bold, italics,
+/// strikethrough, spoilers, code), as a masked link (`[label](url)`), as a mention or channel
+/// link (`<@id>`, `<#id>`, `@everyone`), or at the start of a line as a heading, list or quote
+/// escaped with a backslash, so it shows as written. With `code`, a pair of backticks around
+/// a command example (the bot's own, see [`Part::Text`]) is kept as code; else every
+/// backtick is escaped too.
+///
+/// serenity's own helpers leave masked links and channel links alone (`push_safe`) or need
+/// its cache (`content_safe`), hence this.
+fn markdown_escaped(text: &str, code: bool) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut line_start = true;
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if c == '`'
+            && code
+            && let Some(end) = rest[1..].find('`')
+        {
+            let span = &rest[..end + 2];
+            out.push_str(span);
+            rest = &rest[span.len()..];
+            line_start = false;
+            continue;
+        }
+        let always = matches!(
+            c,
+            '\\' | '*' | '_' | '~' | '|' | '`' | '[' | ']' | '<' | '@'
+        );
+        if always || (line_start && matches!(c, '#' | '>' | '-')) {
+            out.push('\\');
+        }
+        out.push(c);
+        line_start = c == '\n' || (line_start && (c == ' ' || c == '\t'));
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
+/// Content cut to Discord's longest message.
+fn fit(content: String) -> String {
+    if content.chars().count() > MAX_CONTENT {
+        short(&content, MAX_CONTENT - 1) + "…"
+    } else {
+        content
     }
 }
 
@@ -686,7 +730,7 @@ impl Asked {
 
     async fn respond(&self, http: &Http, response: CreateInteractionResponse) {
         if let Err(error) = response.execute(http, (self.id, &self.token)).await {
-            warn!(%error, interaction = %self.id, "answering an interaction failed");
+            warn!(error = %redacted(&error), interaction = %self.id, "answering an interaction failed");
         }
     }
 
@@ -694,7 +738,7 @@ impl Asked {
         match followup_of(out).execute(http, (None, &self.token)).await {
             Ok(message) => Some(message),
             Err(error) => {
-                warn!(%error, interaction = %self.id, "a follow-up failed");
+                warn!(error = %redacted(&error), interaction = %self.id, "a follow-up failed");
                 None
             }
         }
@@ -719,7 +763,7 @@ impl EventHandler for Handler {
             None => Command::set_global_commands(&ctx.http, commands).await,
         };
         if let Err(error) = registered {
-            warn!(%error, "registering the slash commands failed");
+            warn!(error = %redacted(&error), "registering the slash commands failed");
         }
     }
 
@@ -748,7 +792,7 @@ impl Handler {
             return;
         }
         if let Err(error) = asked.defer(&ctx.http, private).await {
-            warn!(%error, "deferring an interaction failed");
+            warn!(error = %redacted(&error), "deferring an interaction failed");
             return;
         }
         let replies = if command.data.name == "threads" {
@@ -787,7 +831,7 @@ impl Handler {
         }
         let private = is_private(text);
         if let Err(error) = asked.defer(&ctx.http, private).await {
-            warn!(%error, "deferring an interaction failed");
+            warn!(error = %redacted(&error), "deferring an interaction failed");
             return;
         }
         let replies =
@@ -887,7 +931,7 @@ impl Handler {
                 match edit_of(out).execute(http, &asked.token).await {
                     Ok(message) => Some(message),
                     Err(error) => {
-                        warn!(%error, "editing an interaction answer failed");
+                        warn!(error = %redacted(&error), "editing an interaction answer failed");
                         None
                     }
                 }
@@ -936,7 +980,7 @@ impl Handler {
         {
             Ok(thread) => thread,
             Err(error) => {
-                warn!(%error, game, "opening a thread failed");
+                warn!(error = %redacted(&error), game, "opening a thread failed");
                 return Some(
                     permission_problem(
                         &error,
@@ -1043,9 +1087,7 @@ impl Handler {
         let channel = format!("<#{}>", spot.channel);
         let permission = "Send Messages (in threads: Send Messages in Threads)";
         if let Some(problem) = permission_problem(error, permission, "answer you", &channel) {
-            self.dms
-                .send(http, author, spot, &Reply::text(problem))
-                .await;
+            self.dms.send(http, author, spot, notice(problem)).await;
         }
     }
 }
@@ -1060,15 +1102,22 @@ async fn is_thread(http: &Http, channel: ChannelId) -> bool {
         ),
         Ok(_) => false,
         Err(error) => {
-            warn!(%error, %channel, "looking up a channel failed");
+            warn!(error = %redacted(&error), %channel, "looking up a channel failed");
             false
         }
     }
 }
 
-/// A short public note from the bot.
+/// A short public note of the adapter's own (a missing permission, in bold): its markdown is
+/// meant, so it is not escaped.
 fn notice(text: String) -> Outgoing {
-    outgoing(&Reply::text(text))
+    Outgoing {
+        content: fit(text),
+        pings: Vec::new(),
+        picture: None,
+        buttons: Vec::new(),
+        private: false,
+    }
 }
 
 /// The question before a command that cannot be taken back.
@@ -1112,7 +1161,7 @@ async fn send(http: &Http, channel: ChannelId, out: Outgoing) -> serenity::Resul
     if let Err(error) = &sent {
         match permission_problem(error, "Send Messages", "write", "this channel") {
             Some(problem) => warn!(%channel, problem, "Discord refused a message"),
-            None => warn!(%channel, %error, "sending a message failed"),
+            None => warn!(%channel, error = %redacted(&error), "sending a message failed"),
         }
     }
     sent
@@ -1137,7 +1186,7 @@ async fn clocks(
         let notices = match service.tick_platform(PLATFORM).await {
             Ok(notices) => notices,
             Err(error) => {
-                warn!(%error, "looking at the clocks failed");
+                warn!(error = %redacted(&error), "looking at the clocks failed");
                 continue;
             }
         };
@@ -1162,7 +1211,7 @@ async fn deliver(http: &Http, dms: &DirectMessages, notice: &Notice) -> bool {
     let out = match (notice, reply.turn.as_ref().and_then(discord_id)) {
         // A reminder is for the player alone: by direct message, else in the channel.
         (Notice::Reminder { .. }, Some(id)) => {
-            if dms.send(http, id, &spot, &reply).await {
+            if dms.send(http, id, &spot, outgoing(&reply)).await {
                 return true;
             }
             outgoing(&reply)
@@ -1235,5 +1284,25 @@ mod tests {
         let out = outgoing(&reply);
         assert_eq!(out.content, "Your move, <@42> and bob");
         assert_eq!(out.pings, [UserId::new(42)]);
+    }
+
+    #[test]
+    fn user_text_is_escaped_and_command_examples_stay_code() {
+        let hostile = User::new(PLATFORM, "43", "[free](https://evil.example) **x**");
+        let reply = Reply::text("Challenge #1: ")
+            .name(hostile, false)
+            .and(" says \"<#1> @everyone ~~a~~ ||b|| _c_\". Reply `draw #2 accept` or `help`.")
+            .and("\n# big\n> quote\n  - list, 3-2 > 1 # not a heading");
+        let out = outgoing(&reply);
+        assert_eq!(
+            out.content,
+            "Challenge #1: \\[free\\](https://evil.example) \\*\\*x\\*\\* says \"\\<#1> \\@everyone \
+             \\~\\~a\\~\\~ \\|\\|b\\|\\| \\_c\\_\". Reply `draw #2 accept` or `help`.\n\\# big\n\\> quote\n  \
+             \\- list, 3-2 > 1 # not a heading"
+        );
+        assert!(out.pings.is_empty());
+        assert_eq!(markdown_escaped("a `b` c", false), "a \\`b\\` c");
+        assert_eq!(markdown_escaped("lone ` tick", true), "lone \\` tick");
+        assert_eq!(markdown_escaped("back\\slash", true), "back\\\\slash");
     }
 }

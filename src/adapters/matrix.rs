@@ -13,6 +13,9 @@
 //!   only looked at as bare moves.
 //! - Matrix has no messages that only one member sees: private replies (errors, lists) are
 //!   replies to the asker's message in the room like the others.
+//! - matrix-sdk runs event handlers one after another inside its sync loop, so each message
+//!   and each invite is handled on a task of its own: a slow answer (a bot move, a replay, a
+//!   join that is retried) never holds up the other rooms.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -34,8 +37,10 @@ use matrix_sdk::ruma::{Int, MilliSecondsSinceUnixEpoch, OwnedUserId, UInt, UserI
 use matrix_sdk::store::RoomLoadSettings;
 use matrix_sdk::{Client, Room, RoomState};
 use tokio::sync::watch;
+use tokio::task::JoinSet;
 use tracing::{error, info, warn};
 
+use super::redacted;
 use crate::chat::{self, Incoming, Part, Reply};
 use crate::config::Secret;
 use crate::service::{Place, Service, User};
@@ -52,6 +57,8 @@ const DEVICE_NAME: &str = "Pigeon";
 const TICK: Duration = Duration::from_secs(60);
 /// How long to wait before syncing again after the homeserver failed.
 const RETRY: Duration = Duration::from_secs(5);
+/// How long a stopping bot waits for the messages and invites it is still handling.
+const FINISH: Duration = Duration::from_secs(10);
 
 /// How the Matrix bot connects.
 #[derive(Debug, Clone)]
@@ -73,6 +80,13 @@ pub struct MatrixConfig {
 /// Why the Matrix bot stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum MatrixError {
+    /// The store folder could not be created or made private.
+    #[error("the Matrix store folder {path}: {source}")]
+    Store {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
     /// The client could not be set up (a bad homeserver URL, or the store folder).
     #[error("cannot set up the Matrix client for {homeserver}: {source}")]
     Client {
@@ -116,6 +130,39 @@ struct Bot {
     own: OwnedUserId,
     /// When the bot started: older messages are backlog, also when they are decrypted late.
     started: MilliSecondsSinceUnixEpoch,
+    /// The messages and invites being handled.
+    tasks: Tasks,
+}
+
+/// Work running beside the sync loop, one task per message or invite, waited for when the
+/// bot stops (so nothing is cut off halfway while the database closes).
+#[derive(Debug, Clone, Default)]
+struct Tasks(Arc<std::sync::Mutex<JoinSet<()>>>);
+
+impl Tasks {
+    /// Starts `work` on a task of its own.
+    fn spawn(&self, work: impl Future<Output = ()> + Send + 'static) {
+        let mut set = self.lock();
+        // Forget the tasks that are done (a panic was already reported by the runtime).
+        while set.try_join_next().is_some() {}
+        set.spawn(work);
+    }
+
+    /// Waits for the tasks under way, for at most [`FINISH`]; those still running then are
+    /// cancelled.
+    async fn finish(&self) {
+        let mut set = std::mem::take(&mut *self.lock());
+        let all = async { while set.join_next().await.is_some() {} };
+        if tokio::time::timeout(FINISH, all).await.is_err() {
+            warn!("stopped before every message was answered");
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, JoinSet<()>> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
 }
 
 /// Runs the Matrix bot until `shutdown` turns true.
@@ -149,6 +196,7 @@ pub async fn run(
         allowed_servers: Arc::new(config.allowed_servers.clone()),
         own,
         started,
+        tasks: Tasks::default(),
     };
     client.add_event_handler_context(bot.clone());
     // Messages are read from the first sync on: a command sent while the bot was starting is
@@ -168,32 +216,41 @@ pub async fn run(
             if logged_out(&error) {
                 return Err(MatrixError::LoggedOut(session));
             }
-            warn!(%error, "the first Matrix sync failed; retrying");
+            warn!(error = %redacted(&error), "the first Matrix sync failed; retrying");
             None
         }
     };
     for room in client.invited_rooms() {
-        if let Ok(invite) = room.invite_details().await {
-            join(&bot, &room, &invite.inviter_id).await;
-        }
+        let bot = bot.clone();
+        bot.tasks.clone().spawn(async move {
+            if let Ok(invite) = room.invite_details().await {
+                join(&bot, &room, &invite.inviter_id).await;
+            }
+        });
     }
     client.add_event_handler(on_invite);
 
     let syncing = sync_forever(&client, token, &session);
     let clocks = clocks(&client, &service);
-    tokio::select! {
+    let result = tokio::select! {
         result = syncing => result,
         () = clocks => Ok(()),
         _ = shutdown.wait_for(|stop| *stop) => {
             info!("Matrix bot stopping");
             Ok(())
         }
-    }
+    };
+    bot.tasks.finish().await;
+    result
 }
 
 /// Builds the client on its store and logs in: from the saved session when there is one,
 /// with the password (then saving the session) otherwise.
 async fn connect(config: &MatrixConfig) -> Result<Client, MatrixError> {
+    private_folder(&config.store).map_err(|source| MatrixError::Store {
+        path: config.store.clone(),
+        source,
+    })?;
     let client = Client::builder()
         .homeserver_url(&config.homeserver)
         .sqlite_store(&config.store, None)
@@ -249,6 +306,22 @@ fn session_path(store: &Path) -> PathBuf {
     store.join(SESSION_FILE)
 }
 
+/// Creates a folder only its owner can open (mode 0700), or makes an existing one so: the
+/// store folder holds the access token and the encryption keys.
+fn private_folder(path: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(path)?;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o700))
+    }
+    #[cfg(not(unix))]
+    std::fs::create_dir_all(path)
+}
+
 /// Writes a file only its owner can read (it holds the access token).
 fn write_private(path: &Path, data: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
@@ -288,7 +361,7 @@ async fn sync_forever(
                 return Err(MatrixError::LoggedOut(session.to_owned()));
             }
             Err(error) => {
-                warn!(%error, "Matrix sync failed; retrying");
+                warn!(error = %redacted(&error), "Matrix sync failed; retrying");
                 tokio::time::sleep(RETRY).await;
                 // Go on from wherever the last good sync got to.
                 settings = SyncSettings::default();
@@ -323,23 +396,30 @@ async fn clocks(client: &Client, service: &Service) {
                     }
                 }
             }
-            Err(error) => error!(%error, "the Matrix clocks failed"),
+            Err(error) => error!(error = %redacted(&error), "the Matrix clocks failed"),
         }
     }
 }
 
-async fn on_invite(event: StrippedRoomMemberEvent, room: Room, bot: Ctx<Bot>) {
+/// An invite is followed on a task of its own: joining may be retried for several seconds.
+async fn on_invite(event: StrippedRoomMemberEvent, room: Room, Ctx(bot): Ctx<Bot>) {
     if event.state_key != bot.own || room.state() != RoomState::Invited {
         return;
     }
-    join(&bot, &room, &event.sender).await;
+    bot.tasks
+        .clone()
+        .spawn(async move { join(&bot, &room, &event.sender).await });
 }
 
-/// Joins a room the bot is invited to, when the inviter's server is allowed.
+/// Joins a room the bot is invited to when the inviter's server is allowed, and declines the
+/// invite otherwise.
 async fn join(bot: &Bot, room: &Room, inviter: &UserId) {
     let server = inviter.server_name().as_str();
     if !server_allowed(&bot.allowed_servers, server) {
-        info!(room = %room.room_id(), %server, "invite from a server not allowed; ignored");
+        info!(room = %room.room_id(), %server, "declining an invite from a server not allowed");
+        if let Err(error) = room.leave().await {
+            warn!(room = %room.room_id(), error = %redacted(&error), "declining an invite failed");
+        }
         return;
     }
     // Right after an invite the homeserver may not let us in yet: try a few times.
@@ -350,7 +430,7 @@ async fn join(bot: &Bot, room: &Room, inviter: &UserId) {
                 return;
             }
             Err(error) => {
-                warn!(room = %room.room_id(), %error, attempt, "joining a room failed");
+                warn!(room = %room.room_id(), error = %redacted(&error), attempt, "joining a room failed");
                 tokio::time::sleep(Duration::from_secs(attempt)).await;
             }
         }
@@ -362,7 +442,8 @@ fn server_allowed(allowed: &[String], server: &str) -> bool {
     allowed.is_empty() || allowed.iter().any(|s| s.eq_ignore_ascii_case(server))
 }
 
-async fn on_message(event: OriginalSyncRoomMessageEvent, room: Room, bot: Ctx<Bot>) {
+/// A message is answered on a task of its own, so the sync loop goes on at once.
+async fn on_message(event: OriginalSyncRoomMessageEvent, room: Room, Ctx(bot): Ctx<Bot>) {
     if room.state() != RoomState::Joined
         || event.sender == bot.own
         || event.origin_server_ts < bot.started
@@ -372,6 +453,11 @@ async fn on_message(event: OriginalSyncRoomMessageEvent, room: Room, bot: Ctx<Bo
     if matches!(event.content.relates_to, Some(Relation::Replacement(_))) {
         return; // an edit: the original was answered
     }
+    bot.tasks.clone().spawn(answer(event, room, bot));
+}
+
+/// Reads a room message for the chat layer and sends its replies.
+async fn answer(event: OriginalSyncRoomMessageEvent, room: Room, bot: Bot) {
     let MessageType::Text(content) = &event.content.msgtype else {
         return; // notices (other bots), pictures, ...
     };
@@ -441,7 +527,7 @@ async fn send(room: &Room, reply: &Reply, to: Option<&OriginalSyncRoomMessageEve
         content = content.make_reply_to(event, ForwardThread::Yes, AddMentions::No);
     }
     if let Err(error) = room.send(content).await {
-        error!(room = %room.room_id(), %error, "sending a reply failed");
+        error!(room = %room.room_id(), error = %redacted(&error), "sending a reply failed");
         return false;
     }
     let Some(picture) = &reply.picture else {
@@ -470,7 +556,7 @@ async fn send(room: &Room, reply: &Reply, to: Option<&OriginalSyncRoomMessageEve
         .send_attachment(&picture.name, &mime, picture.data.clone(), config)
         .await;
     if let Err(error) = sent {
-        error!(room = %room.room_id(), %error, "sending a picture failed");
+        error!(room = %room.room_id(), error = %redacted(&error), "sending a picture failed");
     }
     true
 }
@@ -754,6 +840,28 @@ mod tests {
             mentioned,
             [UserId::parse("@bob:example.org").expect("valid")]
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_store_folder_is_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |path: &Path| {
+            std::fs::metadata(path)
+                .expect("the folder exists")
+                .permissions()
+                .mode()
+                & 0o777
+        };
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let fresh = dir.path().join("pigeon-matrix");
+        private_folder(&fresh).expect("created");
+        assert_eq!(mode(&fresh), 0o700);
+        let open = dir.path().join("open");
+        std::fs::create_dir(&open).expect("created");
+        std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o755)).expect("set");
+        private_folder(&open).expect("tightened");
+        assert_eq!(mode(&open), 0o700);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The command grammar: chat text -> [`Command`]. One table describes every command; the
 //! parser and the help text both come from it.
 
+use super::inert::inert;
 use crate::engine::Level;
 use crate::rules::Variant;
 use crate::service::{Cap, ColorChoice, DAYS_PER_MOVE, DrawAction, Scope, SettingsChange};
@@ -268,7 +269,10 @@ fn parse_args(spec: &'static Spec, args: &[&str]) -> Result<Command, UsageError>
     let no_more = |rest: &[&str]| -> Result<(), UsageError> {
         match rest.first() {
             None => Ok(()),
-            Some(word) => Err(fail(format!("I don't understand \"{word}\" here."))),
+            Some(word) => Err(fail(format!(
+                "I don't understand \"{}\" here.",
+                inert(word)
+            ))),
         }
     };
     let command = match spec.name {
@@ -305,7 +309,8 @@ fn parse_args(spec: &'static Spec, args: &[&str]) -> Result<Command, UsageError>
                 Some("claim") => DrawAction::Claim,
                 Some(other) => {
                     return Err(fail(format!(
-                        "\"{other}\" is not offer, accept, decline or claim."
+                        "\"{}\" is not offer, accept, decline or claim.",
+                        inert(other)
                     )));
                 }
             };
@@ -321,7 +326,9 @@ fn parse_args(spec: &'static Spec, args: &[&str]) -> Result<Command, UsageError>
             let scope = match rest.first().map(|w| w.to_ascii_lowercase()).as_deref() {
                 None | Some("mine" | "my") => Scope::Mine,
                 Some("here" | "channel" | "all" | "room") => Scope::Channel,
-                Some(other) => return Err(fail(format!("\"{other}\" is not mine or here."))),
+                Some(other) => {
+                    return Err(fail(format!("\"{}\" is not mine or here.", inert(other))));
+                }
             };
             return Ok(Command::Games(scope));
         }
@@ -368,7 +375,7 @@ fn optional_variant(rest: &[&str]) -> Result<Option<Variant>, String> {
     }
     Variant::from_name(&name)
         .map(Some)
-        .ok_or_else(|| crate::rules::UnknownVariant(name.clone()).to_string())
+        .ok_or_else(|| crate::rules::UnknownVariant(inert(&name)).to_string())
 }
 
 fn parse_challenge(args: &[&str]) -> Result<Command, String> {
@@ -417,7 +424,8 @@ fn parse_challenge(args: &[&str]) -> Result<Command, String> {
                     }
                     Err(_) => {
                         return Err(format!(
-                            "I don't know a game or option called \"{word}\". Games: {}.",
+                            "I don't know a game or option called \"{}\". Games: {}.",
+                            inert(word),
                             game_list()
                         ));
                     }
@@ -466,7 +474,10 @@ fn parse_settings(rest: &[&str]) -> Result<Command, String> {
                 change.viewpoint = Some(v.to_owned());
             }
             (word, _) => {
-                return Err(format!("\"{word}\" is not a setting I can change."));
+                return Err(format!(
+                    "\"{}\" is not a setting I can change.",
+                    inert(word)
+                ));
             }
         }
         i += 2;

@@ -6,6 +6,7 @@
 //! bare move, and ignored quietly when it is none.
 
 pub mod command;
+pub mod inert;
 mod reply;
 mod text;
 
@@ -47,7 +48,9 @@ pub struct Incoming {
 /// a game here awaiting it; anything else is left alone: no answer, no count against the rate
 /// limit, nothing written. Then a duplicate delivery of the same platform event is dropped,
 /// over-long and empty messages are answered, and the sender's rate limit is counted.
+/// The names of the sender and of the users mentioned are made [`inert`](inert::user).
 pub async fn handle(service: &Service, incoming: &Incoming) -> Vec<Reply> {
+    let incoming = &inert::incoming(incoming);
     let text = incoming.text.trim();
     if !incoming.addressed {
         return chatter(service, incoming, text).await;
@@ -145,7 +148,7 @@ async fn bare_move(service: &Service, incoming: &Incoming, text: &str) -> Vec<Re
             }
             | ServiceError::NoGame
             | ServiceError::NotYourTurnAnywhere => {
-                let word = text.split_whitespace().next().unwrap_or(text);
+                let word = inert::inert(text.split_whitespace().next().unwrap_or(text));
                 vec![Reply::private(format!(
                     "I don't know the command \"{word}\", and it isn't a move in a game of yours \
                      here. Type `help` for the commands."
@@ -167,7 +170,7 @@ fn move_shaped(text: &str) -> bool {
 }
 
 fn error_reply(error: &ServiceError) -> Reply {
-    Reply::private(error.to_string())
+    Reply::private(inert::error_text(error))
 }
 
 async fn run(service: &Service, incoming: &Incoming, command: Command) -> Vec<Reply> {
@@ -510,7 +513,7 @@ pub async fn move_choices(
     typed: &str,
     limit: usize,
 ) -> Result<Vec<String>, ServiceError> {
-    let state = service.game_for(place, user, game).await?;
+    let state = service.game_for(place, &inert::user(user), game).await?;
     if let Some(result) = state.result_text() {
         return Err(ServiceError::GameOver {
             game: state.row.id,
@@ -761,6 +764,8 @@ pub async fn open_games(
     place: &Place,
     user: &User,
 ) -> Result<Vec<crate::service::GameSummary>, ServiceError> {
-    let games = service.games(place, user, Scope::Mine).await?;
+    let games = service
+        .games(place, &inert::user(user), Scope::Mine)
+        .await?;
     Ok(games.into_iter().filter(|g| g.to_move.is_some()).collect())
 }

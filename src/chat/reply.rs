@@ -6,11 +6,14 @@ use crate::service::User;
 /// A piece of a reply's text.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Part {
-    /// Plain text.
+    /// Plain text. Its backticks are the bot's own: they mark command examples (`draw
+    /// accept`), which a platform may show as code. Words and names from users never hold any
+    /// (they are made [`inert`](super::inert::inert) first), so every other character is
+    /// meant literally and a platform with markup escapes it.
     Text(String),
-    /// A mention of a user (a ping on platforms that have them).
+    /// A mention of a user (a ping on platforms that have them). The name is meant literally.
     Mention(User),
-    /// A user's name without a ping (their turn pings are off).
+    /// A user's name without a ping (their turn pings are off), meant literally.
     Name(User),
 }
 

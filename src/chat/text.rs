@@ -1,5 +1,6 @@
 //! Longer texts of replies: move lists, game records, rules, lists of games.
 
+use super::inert::inert;
 use crate::rules::{Color, Coord, Variant, square};
 use crate::service::{Cap, Caps, GameState, GameSummary, Place, Scope, Stats, clock};
 use crate::store::RatingRow;
@@ -18,7 +19,7 @@ pub fn legal_moves(state: &GameState, from: Option<&str>) -> String {
         Some(name) => {
             let view = position.board_view();
             let Some((file, rank)) = square::parse(name, view.files, view.ranks) else {
-                return format!("\"{name}\" is not a square of this board.");
+                return format!("\"{}\" is not a square of this board.", inert(name));
             };
             let coord = Coord::new(file, rank);
             moves.retain(|mv| position.move_marks(mv).from.contains(&coord));

@@ -5,7 +5,7 @@ use tracing::{info, instrument, warn};
 
 use super::caps::Adding;
 use super::games::{ColorChoice, MoveDone, color_key};
-use super::{DAY, GameState, Place, Service, ServiceError, User, internal};
+use super::{DAY, GameState, Place, Service, ServiceError, User};
 use crate::engine::{self, Level};
 use crate::rules::{Color, Variant, VariantPosition};
 use crate::store::{GameRow, NewGame, PlayerRow};
@@ -149,9 +149,9 @@ impl Service {
         }
         let record = state.record.clone();
         let (level, seed) = (bot_level(&state.row), seed(&state.row));
-        let choice = tokio::task::spawn_blocking(move || engine::choose(&record, level, seed))
-            .await
-            .map_err(|error| internal(&error))?;
+        let choice = self
+            .heavy(move || engine::choose(&record, level, seed))
+            .await?;
         let Some(choice) = choice else {
             return Ok(None);
         };
@@ -196,8 +196,7 @@ impl Service {
     ) -> Result<bool, ServiceError> {
         let record = state.record.clone();
         let seed = seed(&state.row);
-        tokio::task::spawn_blocking(move || engine::accepts_draw(&record, bot, seed))
+        self.heavy(move || engine::accepts_draw(&record, bot, seed))
             .await
-            .map_err(|error| internal(&error))
     }
 }

@@ -16,6 +16,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, RwLock};
 
+use tokio::sync::Semaphore;
 use tracing::error;
 
 use crate::rules::{Color, EndReason, MoveError, Record, Variant, VariantPosition};
@@ -439,6 +440,9 @@ pub struct Service {
     limiter: Option<Arc<RateLimiter>>,
     /// The per-user limit on completions asked while typing, where one applies.
     completions: Option<Arc<RateLimiter>>,
+    /// One permit per core for CPU-heavy work (engine searches, drawings): more at once would
+    /// only wait for a core while holding their memory and delay every other answer.
+    heavy: Arc<Semaphore>,
 }
 
 impl Service {
@@ -451,7 +455,26 @@ impl Service {
             bots: Arc::default(),
             limiter: None,
             completions: None,
+            heavy: Arc::new(Semaphore::new(
+                std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+            )),
         }
+    }
+
+    /// Runs CPU-heavy work (an engine search, a drawing) on the blocking pool, never on the
+    /// async runtime, and at most one such job per core at a time: the rest wait their turn
+    /// without holding a thread.
+    ///
+    /// # Errors
+    /// `Internal` when the work panicked.
+    async fn heavy<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, ServiceError> {
+        let _permit = self.heavy.acquire().await.map_err(|e| internal(&e))?;
+        tokio::task::spawn_blocking(work)
+            .await
+            .map_err(|e| internal(&e))
     }
 
     /// The same service with a per-user limit on chat commands (the chat bots have one; the
@@ -655,5 +678,48 @@ impl Service {
             status: row.status,
             rated: row.rated,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::Duration;
+
+    use super::*;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn heavy_work_runs_one_job_per_core_at_a_time() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let store = Store::open(&dir.path().join("heavy.db"))
+            .await
+            .expect("the database opens");
+        let service = Service::new(store, Arc::new(ManualClock::new(0)));
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+        let (running, most) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+        let jobs: Vec<_> = (0..cores * 4)
+            .map(|_| {
+                let (service, running, most) = (service.clone(), running.clone(), most.clone());
+                tokio::spawn(async move {
+                    service
+                        .heavy(move || {
+                            let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+                            most.fetch_max(now, Ordering::SeqCst);
+                            // Long enough for jobs to overlap if they were let through.
+                            std::thread::sleep(Duration::from_millis(20));
+                            running.fetch_sub(1, Ordering::SeqCst);
+                        })
+                        .await
+                })
+            })
+            .collect();
+        for job in jobs {
+            job.await.expect("no panic").expect("the work runs");
+        }
+        let most = most.load(Ordering::SeqCst);
+        assert!(
+            most >= 1 && most <= cores,
+            "{most} jobs at once on {cores} cores"
+        );
     }
 }

@@ -1,5 +1,5 @@
-//! Board pictures and replays of stored games. Drawing runs on the blocking pool so that a
-//! picture never holds up other chat events.
+//! Board pictures and replays of stored games. Drawing runs on the blocking pool, one picture
+//! per core at a time, so that a picture never holds up other chat events.
 
 use super::{GameState, Service, ServiceError, clock, internal};
 use crate::render::{self, Caption, RenderOptions, Theme};
@@ -33,22 +33,6 @@ fn dimensions(data: &[u8]) -> (u32, u32) {
     }
 }
 
-/// Runs a drawing on the blocking pool.
-async fn draw(
-    mime: &'static str,
-    work: impl FnOnce() -> Result<Vec<u8>, render::RenderError> + Send + 'static,
-) -> Result<Image, ServiceError> {
-    let data = tokio::task::spawn_blocking(work)
-        .await
-        .map_err(|e| internal(&e))?
-        .map_err(|e| internal(&e))?;
-    Ok(Image {
-        size: dimensions(&data),
-        data,
-        mime,
-    })
-}
-
 /// Where the board is seen from, per a viewer's setting: `white`, `black`, `mover` (the side
 /// to move), or `mine` (the viewer's own side when they play, else the side to move).
 #[must_use]
@@ -68,6 +52,20 @@ pub fn viewpoint(state: &GameState, setting: &str, viewer: Option<i64>) -> Color
 pub const REPLAY_MOVES: usize = 100;
 
 impl Service {
+    /// Runs a drawing as heavy work (on the blocking pool, one per core at a time).
+    async fn image(
+        &self,
+        mime: &'static str,
+        work: impl FnOnce() -> Result<Vec<u8>, render::RenderError> + Send + 'static,
+    ) -> Result<Image, ServiceError> {
+        let data = self.heavy(work).await?.map_err(|e| internal(&e))?;
+        Ok(Image {
+            size: dimensions(&data),
+            data,
+            mime,
+        })
+    }
+
     /// The board of a game as a PNG, with `last` highlighted, seen from `side`, captioned with
     /// the players, the move number, whose turn it is and the deadline or the result.
     ///
@@ -100,7 +98,7 @@ impl Service {
             }),
             ..RenderOptions::default()
         };
-        draw("image/png", move || {
+        self.image("image/png", move || {
             render::render_position(&position, &options)
         })
         .await
@@ -122,7 +120,7 @@ impl Service {
             state.black.display_name.clone(),
         );
         let theme = Theme::for_variant(state.variant);
-        draw("image/gif", move || {
+        self.image("image/gif", move || {
             let mut frames = render::game_frames(&record, &white, &black, side);
             frames.drain(..frames.len().saturating_sub(REPLAY_MOVES + 1));
             render::replay_gif(theme, &frames)

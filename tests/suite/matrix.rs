@@ -19,7 +19,9 @@ use matrix_sdk::ruma::events::Mentions;
 use matrix_sdk::ruma::events::room::message::{
     MessageType, OriginalSyncRoomMessageEvent, Relation, RoomMessageEventContent,
 };
-use matrix_sdk::ruma::{OwnedEventId, OwnedRoomId, OwnedUserId, UserId};
+use matrix_sdk::ruma::{
+    MilliSecondsSinceUnixEpoch, OwnedEventId, OwnedRoomId, OwnedUserId, UserId,
+};
 use matrix_sdk::{Client, Room, RoomMemberships};
 use pigeon::adapters::matrix::{self, MatrixConfig, MatrixError};
 use pigeon::config::Secret;
@@ -63,6 +65,8 @@ struct Seen {
     sender: OwnedUserId,
     room: OwnedRoomId,
     content: RoomMessageEventContent,
+    /// When the homeserver received it.
+    at: MilliSecondsSinceUnixEpoch,
 }
 
 impl Seen {
@@ -122,6 +126,7 @@ async fn person(server: &Homeserver, name: &str) -> Person {
                 sender: event.sender,
                 room: room.room_id().to_owned(),
                 content: event.content,
+                at: event.origin_server_ts,
             });
         }
     });
@@ -476,6 +481,16 @@ async fn a_restarted_bot_keeps_its_device_and_the_game_and_skips_old_commands() 
     let room_b = bob.room(&room_a.room_id().to_owned()).await;
     let session = scene.matrix_store().join("session.json");
     let saved = std::fs::read(&session).expect("the login is saved in the store folder");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let folder = std::fs::metadata(scene.matrix_store()).expect("the store folder");
+        assert_eq!(
+            folder.permissions().mode() & 0o777,
+            0o700,
+            "only the bot's user may open the store folder"
+        );
+    }
 
     let mut answered = Vec::new();
     let challenge = alice
@@ -571,5 +586,48 @@ async fn someone_not_playing_gets_a_friendly_refusal() {
     let board = alice.ask(&room_a, bot_id, "!pigeon board").await;
     assert!(board.body().contains("move 1"), "{}", board.body());
     assert!(carol.replies(&room_c, bot_id, &quiet).is_empty());
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a Synapse homeserver; tests/run starts one"]
+async fn a_slow_answer_in_one_room_holds_up_no_other() {
+    let scene = scene("busy").await;
+    let (alice, bob, bot_id) = (&scene.alice, &scene.bob, &scene.bot);
+    let bot = scene.start_bot().await;
+    let room_a = room_with(alice, &[], bot_id, false).await;
+    let room_b = room_with(bob, &[], bot_id, false).await;
+    let start = alice
+        .ask(
+            &room_a,
+            bot_id,
+            &format!("!pigeon challenge {bot_id} chak level 5 white"),
+        )
+        .await;
+    assert!(start.body().contains("starts"), "{}", start.body());
+
+    // Once Alice's move is stored, the bot is searching its answer (about 1.5 s at level 5).
+    let moved = alice.say(&room_a, "!pigeon e4").await;
+    let store = bot.store.clone();
+    let ply = wait_for("Alice's move to be stored", async || {
+        let ply = store.game(1).await.ok()??.ply;
+        (ply > 0).then_some(ply)
+    })
+    .await;
+    assert_eq!(ply, 1, "caught the bot while it thinks");
+    let help = bob.ask(&room_b, bot_id, "!pigeon help").await;
+    let answer = wait_for("the bot's move", async || {
+        alice
+            .replies(&room_a, bot_id, &moved)
+            .into_iter()
+            .find(|s| s.body().contains("your move"))
+    })
+    .await;
+    assert!(
+        help.at < answer.at,
+        "Bob's answer ({:?}) waited for the bot's move in another room ({:?})",
+        help.at,
+        answer.at
+    );
     bot.stop().await;
 }

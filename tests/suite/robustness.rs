@@ -385,3 +385,35 @@ async fn a_replay_of_a_long_game_shows_its_last_moves() {
     let gif = &replies[0].picture.as_ref().expect("a replay").data;
     assert_eq!(gif_frames(gif), REPLAY_MOVES + 1);
 }
+
+/// Words and names from users come back inert: invisible characters that reorder or hide
+/// text are gone, backticks become apostrophes, and long words are cut with an ellipsis.
+#[tokio::test]
+async fn words_and_names_from_users_are_repeated_inert() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let clock = ManualClock::new(START);
+    let service = open(&dir.path().join("inert.db"), &clock).await;
+    let hidden = ['\u{202E}', '\u{2066}', '\u{200B}', '\u{FEFF}'];
+    let said = async |who: &str, text: &str| {
+        let replies = chat::handle(&service, &message(who, text, true)).await;
+        let text: String = replies.iter().map(chat::Reply::plain).collect();
+        for c in hidden {
+            assert!(!text.contains(c), "{c:?} repeated: {text:?}");
+        }
+        text
+    };
+
+    let challenge = said("\u{202E}mal\u{200B}lory`", "challenge chak").await;
+    assert!(challenge.contains("mallory' is looking"), "{challenge}");
+    let long = format!("\u{2066}{}\u{FEFF}", "x".repeat(60));
+    let unknown = said("bob", &long).await;
+    assert!(
+        unknown.contains(&format!("\"{}…\"", "x".repeat(31))),
+        "{unknown}"
+    );
+    let usage = said("bob", &format!("draw `{}", "y".repeat(40))).await;
+    assert!(
+        usage.contains(&format!("\"'{}…\"", "y".repeat(30))),
+        "{usage}"
+    );
+}

@@ -1007,3 +1007,39 @@ async fn an_interaction_delivered_twice_is_acted_on_once() {
     assert!(store.challenge(2).await.expect("read").is_none());
     bot.stop().await;
 }
+
+/// A display name and words from users show as typed in the bot's messages: their masked
+/// links, channel links, mentions and formatting are escaped, and invisible characters gone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn names_and_words_from_users_are_escaped() {
+    const MALLORY: u64 = 104;
+    let mut bot = Bot::start().await;
+    let typed = |bot: &Bot, text: &str| {
+        let mut typed = message(bot.id(), CHANNEL, MALLORY, "mallory", text);
+        typed["author"]["global_name"] = json!("\u{202E}[win](https://e.vil) **x** <#1>");
+        typed["member"] = json!({ "roles": [], "joined_at": "2026-01-01T09:00:00.000000+00:00", "deaf": false, "mute": false, "flags": 0 });
+        bot.fake.dispatch("MESSAGE_CREATE", typed);
+    };
+    let channel = format!("/channels/{CHANNEL}/messages");
+
+    typed(&bot, &format!("<@{APP}> challenge chak"));
+    let challenge = text(&bot.fake.next("POST", &channel).await);
+    assert!(
+        challenge.contains(r"Challenge #1: \[win\](https://e.vil) \*\*x\*\* \<#1> is looking"),
+        "{challenge}"
+    );
+    assert!(!challenge.contains('\u{202E}'), "{challenge:?}");
+
+    typed(&bot, &format!("<@{APP}> ||[click](https://e.vil)|| now"));
+    let unknown = text(&bot.fake.next("POST", &channel).await);
+    assert!(
+        unknown.contains(r#"command "\|\|\[click\](https://e.vil)\|\|""#),
+        "{unknown}"
+    );
+    // The bot's own command examples stay code.
+    assert!(
+        unknown.contains("Type `help` for the commands."),
+        "{unknown}"
+    );
+    bot.stop().await;
+}
