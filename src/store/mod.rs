@@ -75,6 +75,9 @@ fn read_only(error: StoreError) -> StoreError {
 
 type Result<T> = std::result::Result<T, StoreError>;
 
+/// Connections in the pool: SQLite has one writer, a few readers are plenty.
+const MAX_CONNECTIONS: u32 = 4;
+
 /// A player: one account on one platform.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, FromRow)]
 pub struct PlayerRow {
@@ -235,7 +238,9 @@ impl Store {
             .filename(path)
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Normal)
+            // FULL: in WAL mode NORMAL may lose commits already acknowledged to players when
+            // the machine loses power.
+            .synchronous(SqliteSynchronous::Full)
             .foreign_keys(true)
             .busy_timeout(Duration::from_secs(10));
         Store::connect(options).await
@@ -243,7 +248,7 @@ impl Store {
 
     async fn connect(options: SqliteConnectOptions) -> Result<Store> {
         let pool = SqlitePoolOptions::new()
-            .max_connections(4)
+            .max_connections(MAX_CONNECTIONS)
             // A COMMIT that failed (a full disk) leaves a transaction SQLite may already have
             // rolled back itself; such a connection is closed rather than handed out again.
             // The ping lets a rollback queued by a dropped transaction finish first.
@@ -287,6 +292,27 @@ impl Store {
     /// snapshot another writer made stale.
     async fn write(&self) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>> {
         Ok(self.pool.begin_with("BEGIN IMMEDIATE").await?)
+    }
+
+    /// The `synchronous` setting of every connection the pool may hand out (2 is FULL), read
+    /// while all of them are held at once.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database fails.
+    pub async fn synchronous_settings(&self) -> Result<Vec<i64>> {
+        let mut held = Vec::new();
+        for _ in 0..MAX_CONNECTIONS {
+            held.push(self.pool.acquire().await?);
+        }
+        let mut settings = Vec::new();
+        for connection in &mut held {
+            settings.push(
+                sqlx::query_scalar("PRAGMA synchronous")
+                    .fetch_one(&mut **connection)
+                    .await?,
+            );
+        }
+        Ok(settings)
     }
 
     /// Closes every connection (checkpointing the WAL).

@@ -613,3 +613,13 @@ async fn only_finished_rated_games_with_a_result_are_rated_and_only_once() {
     let bots = store.active_bot_games(None).await.expect("query");
     assert!(bots.is_empty());
 }
+
+#[tokio::test]
+async fn every_connection_syncs_fully() {
+    let (_dir, store) = store().await;
+    let settings = store.synchronous_settings().await.expect("query");
+    assert_eq!(settings.len(), 4);
+    // 2 is FULL: an acknowledged commit survives a power loss.
+    assert!(settings.iter().all(|&s| s == 2), "{settings:?}");
+    store.close().await;
+}
