@@ -25,7 +25,7 @@ pub use games::{
     color_key,
 };
 pub use limits::{RateLimit, RateLimiter, Verdict};
-pub use pictures::{Image, REPLAY_MOVES, viewpoint};
+pub use pictures::{Image, REPLAY_MOVES, picture_viewer, result_words, viewpoint};
 pub use ratings::{HISTORY_SIZE, LEADERBOARD_SIZE, Stats, updated};
 
 /// Shortest and longest time per move, in days.

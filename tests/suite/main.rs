@@ -18,6 +18,7 @@ mod engine;
 #[cfg(feature = "matrix")]
 mod matrix;
 mod oracle;
+mod records;
 mod render;
 mod robustness;
 mod service;
