@@ -1,5 +1,5 @@
 //! Picture speed: one board (render plus PNG encode) per game at the default size, with a
-//! caption and a last move, and a 60-ply replay GIF.
+//! caption and a last move, and a 100-ply replay GIF of each game.
 //!
 //! Run short: `cargo bench --bench render -- --warm-up-time 1 --measurement-time 5`.
 
@@ -7,7 +7,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use pigeon::render::{self, Caption, Frame, RenderOptions, Theme};
-use pigeon::rules::{BoardView, Color, Coord, MoveMarks};
+use pigeon::rules::{BoardView, Color, Coord, MoveMarks, Record, Variant, VariantPosition};
 
 #[path = "../tests/suite/views.rs"]
 mod views;
@@ -23,7 +23,7 @@ fn options() -> RenderOptions {
             white: "Ixchel".to_owned(),
             black: "Kukulkan".to_owned(),
             move_number: 12,
-            to_move: Color::White,
+            to_move: Some(Color::White),
             deadline: Some("Tue 24 Nov 18:00 UTC".to_owned()),
             status: None,
         }),
@@ -51,44 +51,38 @@ fn board(c: &mut Criterion) {
     }
 }
 
-/// 60 plies of Chak: pieces shuffled along the board so every frame differs.
-fn game(plies: usize) -> Vec<Frame> {
-    let mut view = views::chak_start();
-    let mut frames = Vec::new();
-    for ply in 0..=plies {
-        let mut options = options();
-        options.side = Some(Color::White);
-        if ply > 0 {
-            let from = (ply * 7) % view.cells.len();
-            let to = (ply * 13 + 5) % view.cells.len();
-            view.cells.swap(from, to);
-            let at = |i: usize| Coord::new((i % 9) as u8, (i / 9) as u8);
-            options.last = Some(MoveMarks {
-                from: vec![at(from)],
-                to: vec![at(to)],
-                ..MoveMarks::default()
-            });
+/// The frames of a 100-ply game of `variant`: legal moves picked by a fixed pseudo-random
+/// sequence (a game that ends early starts again from its start, so there are always 100).
+fn game(variant: Variant, plies: usize) -> (Theme, Vec<Frame>) {
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut record = Record::new(VariantPosition::start(variant));
+    while record.moves().len() < plies {
+        let legal = record.position().legal_move_texts();
+        if record.outcome().is_some() || legal.is_empty() {
+            record = Record::new(VariantPosition::start(variant));
+            continue;
         }
-        if let Some(caption) = &mut options.caption {
-            caption.move_number = (ply / 2 + 1) as u32;
-        }
-        frames.push(Frame {
-            view: view.clone(),
-            options,
-        });
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let text = &legal[(seed >> 33) as usize % legal.len()];
+        record.play(text).expect("a legal move plays");
     }
-    frames
+    let frames = render::game_frames(&record, "Ixchel", "Kukulkan", Color::White, None);
+    (Theme::for_variant(variant), frames)
 }
 
 fn replay(c: &mut Criterion) {
-    let frames = game(60);
-    let gif = render::replay_gif(Theme::Chak, &frames).expect("renders");
-    eprintln!("60-ply GIF: {} bytes", gif.len());
     let mut group = c.benchmark_group("replay");
     group.sample_size(10);
-    group.bench_function("gif 60 plies Chak", |b| {
-        b.iter(|| render::replay_gif(Theme::Chak, black_box(&frames)).expect("renders"));
-    });
+    for variant in Variant::ALL {
+        let (theme, frames) = game(variant, 100);
+        let gif = render::replay_gif(theme, &frames).expect("renders");
+        eprintln!("{variant} 100-ply GIF: {} bytes", gif.len());
+        group.bench_function(format!("gif 100 plies {variant}"), |b| {
+            b.iter(|| render::replay_gif(theme, black_box(&frames)).expect("renders"));
+        });
+    }
     group.finish();
 }
 

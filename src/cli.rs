@@ -183,7 +183,7 @@ pub fn render(
             white: name(&request.white, Color::White),
             black: name(&request.black, Color::Black),
             move_number: move_number(&position),
-            to_move: position.turn(),
+            to_move: position.outcome().is_none().then(|| position.turn()),
             deadline: request.deadline.clone(),
             status: render::position_status(&position),
         });
@@ -202,7 +202,7 @@ pub fn gif(variant: Variant, moves: &[String]) -> Result<Vec<u8>, CliError> {
         variant.side_name(Color::White),
         variant.side_name(Color::Black),
     );
-    let frames = render::game_frames(&record, white, black, Color::White);
+    let frames = render::game_frames(&record, white, black, Color::White, None);
     Ok(render::replay_gif(Theme::for_variant(variant), &frames)?)
 }
 

@@ -303,7 +303,7 @@ fn options(command: &str) -> Vec<CreateCommandOption> {
         "help" => vec![CreateCommandOption::new(
             CommandOptionType::String,
             "command",
-            "one command in detail",
+            "one command in detail, or a game's pieces (chak pieces)",
         )],
         _ => vec![game_option()],
     }

@@ -201,8 +201,8 @@ pub const COMMANDS: &[Spec] = &[
     Spec {
         name: "help",
         aliases: &["?", "commands"],
-        usage: "[command]",
-        summary: "this help",
+        usage: "[command | game pieces]",
+        summary: "this help, one command in detail, or a game's pieces (`help chak pieces`)",
     },
 ];
 
@@ -347,7 +347,10 @@ fn parse_args(spec: &'static Spec, args: &[&str]) -> Result<Command, UsageError>
         }
         "stats" => Command::Stats,
         "limits" => return parse_limits(&rest, number).map_err(fail),
-        _ => return Ok(Command::Help(rest.first().map(|w| w.to_ascii_lowercase()))),
+        _ => {
+            let topic = (!rest.is_empty()).then(|| rest.join(" ").to_ascii_lowercase());
+            return Ok(Command::Help(topic));
+        }
     };
     no_more(&rest)?;
     Ok(command)
@@ -488,7 +491,19 @@ fn parse_settings(rest: &[&str]) -> Result<Command, String> {
 /// The help text: every command with its usage, or one command in detail.
 #[must_use]
 pub fn help(topic: Option<&str>) -> String {
-    if let Some(spec) = topic.and_then(spec) {
+    let mut words = topic.unwrap_or_default().split_whitespace();
+    let first = words.next();
+    if let Some(variant) = first.and_then(Variant::from_name) {
+        return match words.next() {
+            Some("pieces" | "piece" | "legend") | None => super::text::pieces(variant),
+            Some(other) => format!(
+                "I can tell about {}'s pieces: `help {} pieces`. \"{other}\" I don't know.",
+                variant.name(),
+                variant.key()
+            ),
+        };
+    }
+    if let Some(spec) = first.and_then(spec) {
         let aliases = if spec.aliases.is_empty() {
             String::new()
         } else {

@@ -13,7 +13,8 @@ mod text;
 use crate::rules::{Color, MoveError, MoveMarks, Variant};
 use crate::service::{
     ChallengeSummary, Challenged, ColorChoice, DrawAction, DrawDone, GameState, MoveDone, Notice,
-    Place, REPLAY_MOVES, Scope, Service, ServiceError, Terms, User, Verdict, clock, viewpoint,
+    Place, REPLAY_MOVES, Scope, Service, ServiceError, Terms, User, Verdict, clock, picture_viewer,
+    viewpoint,
 };
 
 pub use command::{COMMANDS, Command, Spec, UsageError, help};
@@ -302,7 +303,7 @@ async fn execute(
         }
         Command::Export(game) => {
             let state = service.game_for(place, user, game).await?;
-            one(Reply::private(text::export(&state, place)))
+            one(Reply::private(text::export(&state)))
         }
         Command::Rules(variant) => one(Reply::private(text::rules(variant))),
         Command::Settings(change) => {
@@ -548,6 +549,7 @@ async fn start_reply(service: &Service, state: &GameState) -> Result<Reply, Serv
         state.side_label(Color::White),
         state.side_label(Color::Black)
     ));
+    let kind = format!("{kind}{}", text::setup_note(state));
     let reply = if bot_to_move(state) {
         // The bot's first move follows at once, with the board.
         reply.and(format!("I move first.{kind}"))
@@ -617,15 +619,15 @@ async fn move_replies(service: &Service, done: &MoveDone) -> Vec<Reply> {
                 claim.describe()
             ));
         }
+        if let Some(note) = text::final_turn_note(state) {
+            reply = reply.and(note);
+        }
     }
     let last = done
         .played
         .first()
         .map(|played| done.before.move_marks(&played.mv));
-    let viewer = state
-        .to_move()
-        .unwrap_or_else(|| state.player(done.before.turn()))
-        .id;
+    let viewer = picture_viewer(state).id;
     let reply = reply.with_picture(board_picture(service, state, last, Some(viewer)).await);
     vec![game_actions(reply, state)]
 }
@@ -740,7 +742,10 @@ pub fn notice_reply(notice: &Notice) -> (Place, Reply) {
             let reply = match game.to_move() {
                 Some(player) => Reply::text(format!("{lead} "))
                     .to_move(user_of(player), true)
-                    .and(", your move."),
+                    .and(format!(
+                        ", your move.{}",
+                        text::final_turn_note(game).unwrap_or_default()
+                    )),
                 None => end_reply(game, &format!("{lead} Game over:")),
             };
             (place.clone(), reply)

@@ -1,8 +1,8 @@
 //! Longer texts of replies: move lists, game records, rules, lists of games.
 
 use super::inert::inert;
-use crate::rules::{Color, Coord, Variant, square};
-use crate::service::{Cap, Caps, GameState, GameSummary, Place, Scope, Stats, clock};
+use crate::rules::{Color, Coord, Variant, VariantPosition, square};
+use crate::service::{Cap, Caps, GameState, GameSummary, Scope, Stats, clock, result_words};
 use crate::store::RatingRow;
 
 /// The most moves listed before "and N more".
@@ -61,7 +61,7 @@ pub fn status_line(state: &GameState, now: i64) -> String {
         state.side_label(Color::Black),
         state.move_number()
     );
-    match (state.result_text(), state.to_move(), state.row.deadline) {
+    let line = match (state.result_text(), state.to_move(), state.row.deadline) {
         (Some(result), _, _) => format!("{head} Game over: {result}."),
         (None, Some(player), Some(deadline)) => format!(
             "{head} {} to move{}; {} left (until {}).",
@@ -75,6 +75,42 @@ pub fn status_line(state: &GameState, now: i64) -> String {
             clock::format_utc(deadline)
         ),
         _ => head,
+    };
+    line + final_turn_note(state).as_deref().unwrap_or_default()
+}
+
+/// What the side to move's turn decides when it is a final one (Chesscala's escape and
+/// attrition turns), for the replies both players read; starts with a space.
+pub fn final_turn_note(state: &GameState) -> Option<String> {
+    let last = state.record.position().final_turn()?;
+    let next = state.side_label(state.turn());
+    let mover = state.side_label(state.turn().other());
+    Some(match (last.escape, last.attrition) {
+        (true, false) => format!(
+            " {mover} did not get out of check, but {next} is in check too: this is {next}'s \
+             last turn. If it ends with no king of {next} in check, {next} wins; otherwise the \
+             game is drawn."
+        ),
+        (false, true) => format!(
+            " {next} has lost twelve pieces: this is {next}'s last turn. Then {mover} wins, or \
+             the game is drawn if {mover} has lost twelve pieces by then."
+        ),
+        _ => format!(
+            " {mover} did not get out of check and {next} has lost twelve pieces: this is \
+             {next}'s last turn, and the game is drawn after it."
+        ),
+    })
+}
+
+/// For the start of a game whose standard setup is a reconstruction, a sentence that says so;
+/// starts with a space.
+pub fn setup_note(state: &GameState) -> &'static str {
+    if state.variant.setup_reconstructed()
+        && *state.record.start() == VariantPosition::start(state.variant)
+    {
+        " The setup is the reconstructed standard one: the published diagrams are lost."
+    } else {
+        ""
     }
 }
 
@@ -124,41 +160,95 @@ pub fn history(state: &GameState) -> String {
     }
 }
 
-/// The game record: headers, then one move a line in the interchange notation.
-pub fn export(state: &GameState, place: &Place) -> String {
-    let date = |t: i64| clock::format_utc(t)[..10].to_owned();
+/// The widest line of a record's moves, as PGN export files keep them.
+const RECORD_WIDTH: usize = 80;
+
+/// The game record, PGN-like: the seven standard tags, the game's `Variant`, its start position
+/// as `FEN`, the time per move and how it ended; then the moves with move numbers (see
+/// [`crate::rules::Record::record_moves`]), a comment with the result in words, and the result.
+/// A Chak record reads in pychess.org's import as it is.
+pub fn export(state: &GameState) -> String {
+    let row = &state.row;
+    let result = row.result.as_deref().unwrap_or("*");
     let mut text = String::new();
-    let header = |text: &mut String, key: &str, value: &str| {
-        text.push_str(&format!("[{key} \"{}\"]\n", value.replace('"', "'")));
+    let mut tag = |key: &str, value: &str| {
+        // PGN's escapes are not read by every importer: a quote in a name becomes an apostrophe.
+        let value = value.replace('"', "'").replace(['\\', '\n', '\r'], " ");
+        text.push_str(&format!("[{key} \"{value}\"]\n"));
     };
-    header(&mut text, "Game", state.variant.name());
-    header(&mut text, "Site", &format!("Pigeon, {}", place.platform));
-    header(&mut text, "GameId", &state.row.id.to_string());
-    header(&mut text, "White", &state.white.display_name);
-    header(&mut text, "Black", &state.black.display_name);
-    header(&mut text, "Date", &date(state.row.created_at));
-    if let Some(end) = state.row.finished_at {
-        header(&mut text, "EndDate", &date(end));
-    }
-    header(
-        &mut text,
-        "Result",
-        state.row.result.as_deref().unwrap_or("*"),
+    let kind = if row.bot_level.is_some() || !row.rated {
+        "Casual"
+    } else {
+        "Rated"
+    };
+    tag("Event", &format!("{kind} {} game", state.variant.name()));
+    tag("Site", &format!("Pigeon on {}", row.platform));
+    tag(
+        "Date",
+        &clock::format_utc(row.created_at)[..10].replace('-', "."),
     );
-    if let Some(reason) = &state.row.end_reason {
-        header(&mut text, "Termination", reason);
+    tag("Round", "-");
+    tag("White", &state.white.display_name);
+    tag("Black", &state.black.display_name);
+    tag("Result", result);
+    tag("GameId", &row.id.to_string());
+    tag("Variant", state.variant.key());
+    let start = state.record.start();
+    if *start != VariantPosition::start(state.variant) {
+        tag("SetUp", "1");
     }
-    header(
-        &mut text,
-        "DaysPerMove",
-        &state.row.days_per_move.to_string(),
+    tag("FEN", &start.to_text());
+    // One move per so many seconds: the way PGN writes a time per move.
+    tag(
+        "TimeControl",
+        &format!("1/{}", row.days_per_move * clock::DAY),
     );
-    header(&mut text, "Start", &state.row.start_position);
+    if let Some(reason) = row.end_reason.as_deref() {
+        tag(
+            "Termination",
+            match reason {
+                "timeout" => "time forfeit",
+                "aborted" => "abandoned",
+                _ => "normal",
+            },
+        );
+    }
     text.push('\n');
-    for (index, played) in state.record.moves().iter().enumerate() {
-        text.push_str(&format!("{}. {}\n", index + 1, played.text));
+    let mut tokens = Vec::new();
+    if state.variant == Variant::Chesscala {
+        tokens.push(String::from(
+            "{The standard setup is a reconstruction: the published diagrams are lost.}",
+        ));
     }
-    text.push_str(state.row.result.as_deref().unwrap_or("*"));
+    let black_first = start.turn() == Color::Black;
+    for (index, mv) in state.record.record_moves().into_iter().enumerate() {
+        // A move number stays on the line of its move.
+        let ply = index + usize::from(black_first);
+        tokens.push(if ply % 2 == 0 {
+            format!("{}. {mv}", ply / 2 + 1)
+        } else if index == 0 {
+            format!("{}... {mv}", ply / 2 + 1)
+        } else {
+            mv
+        });
+    }
+    if let Some(words) = result_words(state) {
+        tokens.push(format!("{{{words}.}}"));
+    }
+    tokens.push(result.to_owned());
+    let mut line = String::new();
+    for token in tokens {
+        if !line.is_empty() && line.len() + 1 + token.len() > RECORD_WIDTH {
+            text.push_str(&line);
+            text.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&token);
+    }
+    text.push_str(&line);
     text
 }
 
@@ -245,6 +335,57 @@ pub fn rules(variant: Option<Variant>) -> String {
         }
     };
     format!("{}: {}\n{details}", variant.name(), variant.summary())
+}
+
+/// The pieces of a game: letter, name, how it looks in the pictures where that helps, and how
+/// it moves. Chak's two birds in particular are easy to confuse at first.
+#[must_use]
+pub fn pieces(variant: Variant) -> String {
+    let lines: &[&str] = match variant {
+        Variant::Chak => &[
+            "K king: one step any way; on the river or beyond it becomes a divine king",
+            "D divine king (gold crown): slides one or two squares any way; never goes back \
+             behind the river",
+            "J jaguar: a knight's leap, or one step any way",
+            "Q quetzal, the bird in profile with a long tail, on a perch: hops over exactly one \
+             piece along a line, then stops beyond it or takes the first piece there",
+            "V vulture, the bird facing you with its wings spread: leaps like a knight",
+            "S shaman: one step diagonally, or straight forward or back",
+            "R serpent: moves like a rook",
+            "P pawn: one step forward or sideways, takes one step diagonally forward; on the \
+             river or beyond it becomes a warrior",
+            "W warrior (gold marks): moves like the shaman; never goes back behind the river",
+            "O offering, on the altar: never moves; a divine king that reaches the enemy \
+             altar wins",
+        ],
+        Variant::Shakti => &[
+            "K king: to the first tile in any direction; in check, one step",
+            "W warrior: to the first tile in any direction, or jumps to the second and removes \
+             the tile between; never captures",
+        ],
+        Variant::Chad => &[
+            "K king: one step or a knight's leap, inside its castle only",
+            "R rook: as in chess; becomes a queen in the enemy castle",
+            "Q queen: as in chess",
+        ],
+        Variant::Chesscala => &[
+            "K king: steps to the other square of its field; never captured",
+            "Q queen, R rook, B bishop, N knight: capture as in chess",
+            "P pawn: captures one step diagonally forward; on the last rank it becomes a man",
+            "M man: captures like a king",
+            "H hammer: captures by advancing to the square before its target",
+            "O bomb: captures inside its own stack",
+        ],
+    };
+    let note = match variant {
+        Variant::Chak => {
+            "\nWhite's pieces are light, Green's dark; positions write Green's letters in lower \
+             case."
+        }
+        _ => "",
+    };
+    let lines: Vec<String> = lines.iter().map(|line| format!("  {line}")).collect();
+    format!("{} pieces:\n{}{note}", variant.name(), lines.join("\n"))
 }
 
 /// Leaderboards of one game or of every game with rated players.

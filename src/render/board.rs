@@ -784,7 +784,8 @@ fn coordinates(svg: &mut String, layout: &Layout) {
 }
 
 /// The caption band: the players (the side to move in bold, its disc ringed in the highlight
-/// colour), then the move number, whose turn it is, the deadline and the status.
+/// colour), then the move number, whose turn it is (nobody's once the game is over), the
+/// deadline and the status.
 fn draw_caption(canvas: &mut Pixmap, layout: &Layout, caption: &Caption) {
     let theme = layout.theme;
     let palette = theme.palette();
@@ -807,7 +808,7 @@ fn draw_caption(canvas: &mut Pixmap, layout: &Layout, caption: &Caption) {
         (Color::Black, &caption.black),
     ] {
         let pieces = theme.pieces(color);
-        let to_move = color == caption.to_move;
+        let to_move = Some(color) == caption.to_move;
         let (cx, anchor, tx) = match color {
             Color::White => (m + r, Anchor::Start, m + 2.0 * r + font * 0.4),
             Color::Black => (w - m - r, Anchor::End, w - m - 2.0 * r - font * 0.4),
@@ -832,11 +833,10 @@ fn draw_caption(canvas: &mut Pixmap, layout: &Layout, caption: &Caption) {
             anchor,
         );
     }
-    let mut status = format!(
-        "Move {} · {} to move",
-        caption.move_number,
-        theme.side_name(caption.to_move)
-    );
+    let mut status = format!("Move {}", caption.move_number);
+    if let Some(side) = caption.to_move {
+        let _ = write!(status, " · {} to move", theme.side_name(side));
+    }
     if let Some(deadline) = &caption.deadline {
         let _ = write!(status, " · by {}", shorten(deadline, 32));
     }

@@ -20,7 +20,9 @@ mod theme;
 
 use resvg::tiny_skia::Pixmap;
 
-pub use replay::{FINAL_PAUSE_CS, Frame, MOVE_DELAY_CS, game_frames, position_status, replay_gif};
+pub use replay::{
+    FINAL_PAUSE_CS, Frame, MOVE_DELAY_CS, game_frames, outcome_words, position_status, replay_gif,
+};
 pub use theme::{
     CAPTURE, CHAD_CASTLE, CHAD_PLAIN, CHAD_WALL, CHAK_ALTAR, CHAK_DARK, CHAK_LIGHT,
     CHAK_RIVER_DARK, CHAK_RIVER_LIGHT, CHAK_TEMPLE_DARK, CHAK_TEMPLE_LIGHT, CHECK,
@@ -74,11 +76,11 @@ pub struct Caption {
     pub black: String,
     /// The number of the move being played, from 1.
     pub move_number: u32,
-    /// Whose turn it is.
-    pub to_move: Color,
+    /// Whose turn it is; `None` once the game is over, when the status says how it ended.
+    pub to_move: Option<Color>,
     /// When the player to move must have moved, already written for people.
     pub deadline: Option<String>,
-    /// A short note such as "Check!" or "White won by checkmate".
+    /// A short note such as "Check!" or "White wins by checkmate".
     pub status: Option<String>,
 }
 
@@ -179,7 +181,7 @@ pub(crate) fn draw_view(
 fn layout(theme: Theme, options: &RenderOptions) -> Result<board::Layout, RenderError> {
     let side = options
         .side
-        .or(options.caption.as_ref().map(|c| c.to_move))
+        .or(options.caption.as_ref().and_then(|c| c.to_move))
         .unwrap_or(Color::White);
     board::Layout::new(
         theme,

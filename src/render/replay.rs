@@ -6,7 +6,8 @@ use std::borrow::Cow;
 use super::palette::with_quantiser;
 use super::theme::Theme;
 use super::{Caption, RenderError, RenderOptions, draw_view};
-use crate::rules::{BoardView, Color, Record, VariantPosition};
+use crate::rules::chesscala::FinalTurn;
+use crate::rules::{BoardView, Color, Outcome, Record, Variant, VariantPosition};
 
 /// How long each position is shown, in hundredths of a second.
 pub const MOVE_DELAY_CS: u16 = 90;
@@ -24,9 +25,17 @@ pub struct Frame {
 }
 
 /// The frames of a whole game: the start position, then the position after each move with that
-/// move highlighted, captioned with the players' names and seen from `side`.
+/// move highlighted, captioned with the players' names and seen from `side`. The last frame's
+/// caption states the result when the game is over: `result` when given (an end off the board,
+/// such as a resignation), else the record's own outcome.
 #[must_use]
-pub fn game_frames(record: &Record, white: &str, black: &str, side: Color) -> Vec<Frame> {
+pub fn game_frames(
+    record: &Record,
+    white: &str,
+    black: &str,
+    side: Color,
+    result: Option<String>,
+) -> Vec<Frame> {
     let start = record.start();
     // Ply 0 is White's first move unless the game starts with Black to move.
     let offset = usize::from(start.turn() == Color::Black);
@@ -40,7 +49,7 @@ pub fn game_frames(record: &Record, white: &str, black: &str, side: Color) -> Ve
                 white: white.to_owned(),
                 black: black.to_owned(),
                 move_number: u32::try_from((ply + offset) / 2 + 1).unwrap_or(u32::MAX),
-                to_move: position.turn(),
+                to_move: position.outcome().is_none().then(|| position.turn()),
                 deadline: None,
                 status: position_status(position),
             }),
@@ -54,30 +63,69 @@ pub fn game_frames(record: &Record, white: &str, black: &str, side: Color) -> Ve
         position = position.play(&played.mv);
         frames.push(frame(index + 1, &position, Some(marks)));
     }
+    let result = result.or_else(|| {
+        record
+            .outcome()
+            .map(|outcome| outcome_words(start.variant(), outcome))
+    });
+    if let (Some(result), Some(Frame { options, .. })) = (result, frames.last_mut())
+        && let Some(caption) = &mut options.caption
+    {
+        caption.to_move = None;
+        caption.status = Some(result);
+    }
     frames
 }
 
-/// A short status for a caption: the result on the board, or a check.
+/// How a game ended, for a caption: "Green wins by altar mate", "Draw by stalemate".
+#[must_use]
+pub fn outcome_words(variant: Variant, outcome: Outcome) -> String {
+    match outcome.winner {
+        Some(winner) => format!(
+            "{} wins by {}",
+            variant.side_name(winner),
+            outcome.reason.describe()
+        ),
+        None => format!("Draw by {}", outcome.reason.describe()),
+    }
+}
+
+/// A short status for a caption: the result on the board, a check, a final turn (Chesscala),
+/// or, on the start position of a game whose setup is reconstructed, that it is.
 #[must_use]
 pub fn position_status(position: &VariantPosition) -> Option<String> {
     let variant = position.variant();
-    match position.outcome() {
-        Some(outcome) => Some(match outcome.winner {
-            Some(winner) => {
-                format!(
-                    "{} wins by {}",
-                    variant.side_name(winner),
-                    outcome.reason.describe()
-                )
-            }
-            None => format!("Draw by {}", outcome.reason.describe()),
-        }),
-        None => position.in_check().then(|| "Check!".to_owned()),
+    if let Some(outcome) = position.outcome() {
+        return Some(outcome_words(variant, outcome));
     }
+    let side = variant.side_name(position.turn());
+    let status = match position.final_turn() {
+        Some(FinalTurn {
+            escape: true,
+            attrition: false,
+        }) => format!("{side}'s last turn: escape check to win"),
+        Some(FinalTurn {
+            escape: false,
+            attrition: true,
+        }) => format!("{side}'s last turn: 12 pieces lost"),
+        Some(_) => format!("{side}'s last turn, then a draw"),
+        None if position.in_check() => String::from("Check!"),
+        None if variant.setup_reconstructed() && *position == VariantPosition::start(variant) => {
+            String::from("Reconstructed setup")
+        }
+        None => return None,
+    };
+    Some(status)
 }
 
 /// Draws a replay as an animated GIF that loops, showing each frame for [`MOVE_DELAY_CS`] and
 /// the last for [`FINAL_PAUSE_CS`].
+///
+/// Every frame is in the theme's one fixed palette. After the first, a frame stores only the
+/// rectangle around what changed, and inside it the pixels that stayed the same are
+/// transparent (an index the frame's new pixels do not use), so that the long runs between
+/// the caption and the squares of a move compress to almost nothing. Only the changed
+/// rectangle is turned into palette indices.
 ///
 /// # Errors
 /// [`RenderError`] when there are no frames, a frame does not draw, or frames differ in size.
@@ -98,61 +146,95 @@ pub fn replay_gif(theme: Theme, frames: &[Frame]) -> Result<Vec<u8>, RenderError
     encoder
         .set_repeat(gif::Repeat::Infinite)
         .map_err(encode_error)?;
-
-    let mut previous: Option<Vec<u8>> = None;
-    let mut picture = Some(first);
-    for (n, frame) in frames.iter().enumerate() {
-        let picture = match picture.take() {
-            Some(drawn) => drawn,
-            None => draw_view(theme, &frame.view, &frame.options)?,
-        };
-        if (picture.pixmap.width(), picture.pixmap.height()) != (width, height) {
-            return Err(RenderError::Frames);
-        }
-        let indexed = picture.indexed()?;
-        let delay = if n + 1 == frames.len() {
+    let delay = |n: usize| {
+        if n + 1 == frames.len() {
             FINAL_PAUSE_CS
         } else {
             MOVE_DELAY_CS
-        };
-        let (left, top, w, h) = match &previous {
-            None => (0, 0, width, height),
-            Some(before) => changed_box(before, &indexed, width),
-        };
-        let mut buffer = Vec::with_capacity((w * h) as usize);
-        for row in top..top + h {
-            let start = (row * width + left) as usize;
-            buffer.extend_from_slice(&indexed[start..start + w as usize]);
         }
-        let frame = gif::Frame {
-            delay,
+    };
+
+    // The picture on screen, as colours and as palette indices.
+    let mut indices = first.indexed()?;
+    encoder
+        .write_frame(&gif::Frame {
+            delay: delay(0),
             dispose: gif::DisposalMethod::Keep,
-            left: left as u16,
-            top: top as u16,
-            width: w as u16,
-            height: h as u16,
-            buffer: Cow::Owned(buffer),
+            width: w16,
+            height: h16,
+            buffer: Cow::Borrowed(&indices),
             ..gif::Frame::default()
+        })
+        .map_err(encode_error)?;
+    let mut shown = first.pixmap;
+    for (n, frame) in frames.iter().enumerate().skip(1) {
+        let picture = draw_view(theme, &frame.view, &frame.options)?;
+        if (picture.pixmap.width(), picture.pixmap.height()) != (width, height) {
+            return Err(RenderError::Frames);
+        }
+        let (before, after) = (shown.data(), picture.pixmap.data());
+        let rect = changed_box(before, after, width);
+        with_quantiser(theme, |q| q.reindex(&picture.pixmap, &mut indices, rect));
+        let (left, top, w, h) = rect;
+        let changed = |i: usize| before[4 * i..4 * i + 4] != after[4 * i..4 * i + 4];
+        let pixels = || {
+            (top..top + h)
+                .flat_map(move |row| row * width + left..row * width + left + w)
+                .map(|i| i as usize)
         };
-        encoder.write_frame(&frame).map_err(encode_error)?;
-        previous = Some(indexed);
+        let mut used = [false; 256];
+        pixels()
+            .filter(|&i| changed(i))
+            .for_each(|i| used[usize::from(indices[i])] = true);
+        let transparent = used.iter().position(|u| !u).map(|t| t as u8);
+        let buffer: Vec<u8> = pixels()
+            .map(|i| match transparent {
+                Some(t) if !changed(i) => t,
+                _ => indices[i],
+            })
+            .collect();
+        encoder
+            .write_frame(&gif::Frame {
+                delay: delay(n),
+                dispose: gif::DisposalMethod::Keep,
+                transparent,
+                left: left as u16,
+                top: top as u16,
+                width: w as u16,
+                height: h as u16,
+                buffer: Cow::Owned(buffer),
+                ..gif::Frame::default()
+            })
+            .map_err(encode_error)?;
+        shown = picture.pixmap;
     }
     encoder.into_inner().map_err(encode_error)?;
     Ok(out)
 }
 
-/// The smallest rectangle (left, top, width, height) holding every pixel that changed; one
-/// pixel when nothing did (a GIF frame cannot be empty).
+/// The smallest rectangle (left, top, width, height) holding every pixel that changed between
+/// two RGBA pictures `width` pixels wide; one pixel when nothing did (a GIF frame cannot be
+/// empty). Whole rows are compared first: most of a picture stays the same.
 fn changed_box(before: &[u8], after: &[u8], width: u32) -> (u32, u32, u32, u32) {
+    let stride = 4 * width as usize;
     let mut bounds: Option<(u32, u32, u32, u32)> = None;
-    for (i, (a, b)) in before.iter().zip(after).enumerate() {
-        if a != b {
-            let (x, y) = ((i as u32) % width, (i as u32) / width);
-            bounds = Some(match bounds {
-                None => (x, y, x, y),
-                Some((x0, y0, x1, y1)) => (x0.min(x), y0.min(y), x1.max(x), y1.max(y)),
-            });
+    for (y, (a, b)) in before
+        .chunks_exact(stride)
+        .zip(after.chunks_exact(stride))
+        .enumerate()
+    {
+        if a == b {
+            continue;
         }
+        let differs = |x: &usize| a[4 * x..4 * x + 4] != b[4 * x..4 * x + 4];
+        let columns = 0..width as usize;
+        let x0 = columns.clone().find(differs).unwrap_or(0) as u32;
+        let x1 = columns.rev().find(differs).unwrap_or(0) as u32;
+        let y = y as u32;
+        bounds = Some(match bounds {
+            None => (x0, y, x1, y),
+            Some((bx0, by0, bx1, _)) => (bx0.min(x0), by0, bx1.max(x1), y),
+        });
     }
     match bounds {
         Some((x0, y0, x1, y1)) => (x0, y0, x1 - x0 + 1, y1 - y0 + 1),

@@ -167,6 +167,34 @@ impl Outcome {
     }
 }
 
+/// The sign a move gets in display notation for what it does to the opponent: `+` for check,
+/// `#` for mate. A move that stalemates gets none, whatever stalemate means in the game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Mark {
+    /// The side to move is in check.
+    Check,
+    /// The side that moved has mated: checkmate, or Chak's altar mate; in Chesscala, a check
+    /// no turn escapes.
+    Mate,
+}
+
+impl Mark {
+    /// `+` or `#`.
+    #[must_use]
+    pub const fn symbol(self) -> char {
+        match self {
+            Mark::Check => '+',
+            Mark::Mate => '#',
+        }
+    }
+}
+
+/// Whether `outcome`, reached with `turn` to move, is a mate by the side that just moved.
+fn mated(outcome: Outcome, turn: Color) -> bool {
+    outcome.winner == Some(turn.other())
+        && matches!(outcome.reason, EndReason::Checkmate | EndReason::Altar)
+}
+
 /// Why a move text could not be played. The three kinds are distinct so that a chat can answer
 /// each one helpfully: fix the spelling, pick a legal move, or say which of several was meant.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, thiserror::Error)]
@@ -343,8 +371,20 @@ pub trait Position: Clone + fmt::Debug + Eq + Hash + Sized {
     /// The move in the interchange notation (the oracle's, stored in the database).
     fn move_text(&self, mv: &Self::Move) -> String;
 
-    /// The move in the game's friendly display notation, for move lists in chat.
+    /// The move in the game's friendly display notation, without its [`Mark`]: for lists of
+    /// moves to choose from. A move as played is written with the mark of the position it
+    /// leads to ([`Record`] does so).
     fn display_move(&self, mv: &Self::Move) -> String;
+
+    /// The mark that the move which led to this position earns: [`Mark::Mate`] when the side
+    /// that moved has won by mating, [`Mark::Check`] when the side to move is in check, none
+    /// otherwise (a stalemate, even where it wins, gets none).
+    fn mark(&self) -> Option<Mark> {
+        match self.outcome() {
+            Some(outcome) => mated(outcome, self.turn()).then_some(Mark::Mate),
+            None => self.in_check().then_some(Mark::Check),
+        }
+    }
 
     /// Reads a move in any notation the game accepts (interchange or chat) and checks that it
     /// is legal here.
@@ -457,6 +497,14 @@ macro_rules! games {
             pub fn outcome(&self) -> Option<Outcome> {
                 match self {
                     $(VariantPosition::$name(p) => p.outcome(),)+
+                }
+            }
+
+            /// See [`Position::mark`].
+            #[must_use]
+            pub fn mark(&self) -> Option<Mark> {
+                match self {
+                    $(VariantPosition::$name(p) => p.mark(),)+
                 }
             }
 
@@ -600,6 +648,16 @@ impl VariantPosition {
             Ok(VariantPosition::start(variant))
         } else {
             VariantPosition::parse_text(variant, text)
+        }
+    }
+
+    /// What is decided to happen after the side to move's turn, when it is a final one
+    /// (Chesscala's escape and attrition turns).
+    #[must_use]
+    pub fn final_turn(&self) -> Option<chesscala::FinalTurn> {
+        match self {
+            VariantPosition::Chesscala(p) => p.final_turn(),
+            _ => None,
         }
     }
 

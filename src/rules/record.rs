@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::{EndReason, MoveError, Outcome, VariantMove, VariantPosition};
+use super::{EndReason, Mark, MoveError, Outcome, VariantMove, VariantPosition};
 
 /// One move as it was played.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -12,7 +12,7 @@ pub struct Played {
     pub mv: VariantMove,
     /// The move in the interchange notation, as stored.
     pub text: String,
-    /// The move in the display notation, for move lists.
+    /// The move in the display notation with its check or mate mark, for move lists.
     pub display: String,
 }
 
@@ -91,6 +91,26 @@ impl Record {
         &self.moves
     }
 
+    /// The moves as a game record writes them, one word each: Chak's in Fairy-Stockfish's SAN,
+    /// which pychess.org imports (it has no check marks); the other games' in display notation
+    /// with their marks, a Chesscala turn's two moves joined by a comma.
+    #[must_use]
+    pub fn record_moves(&self) -> Vec<String> {
+        let mut position = self.start.clone();
+        self.moves
+            .iter()
+            .map(|played| {
+                let text = match (&position, &played.mv) {
+                    (VariantPosition::Chak(p), VariantMove::Chak(m)) => p.fairy_san(m),
+                    (_, VariantMove::Chesscala(_)) => played.display.replace(' ', ","),
+                    _ => played.display.clone(),
+                };
+                position = position.play(&played.mv);
+                text
+            })
+            .collect()
+    }
+
     /// How the game ended, or `None` while it goes on.
     #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
@@ -122,12 +142,15 @@ impl Record {
 
     /// Plays a move taken from the current position's legal moves.
     fn play_legal(&mut self, mv: VariantMove) -> &Played {
+        let next = self.position.play(&mv);
+        let mut display = self.position.display_move(&mv);
+        display.extend(next.mark().map(Mark::symbol));
         let played = Played {
             text: self.position.move_text(&mv),
-            display: self.position.display_move(&mv),
+            display,
             mv,
         };
-        self.position = self.position.play(&played.mv);
+        self.position = next;
         self.moves.push(played);
         self.settle();
         self.moves.last().expect("a move was just pushed")

@@ -27,6 +27,8 @@ struct Entry {
     aliases: &'static [&'static str],
     summary: &'static str,
     sides: [&'static str; 2],
+    /// The standard setup is a reconstruction (the published one is lost).
+    reconstructed: bool,
 }
 
 const REGISTRY: &[Entry] = &[
@@ -38,6 +40,7 @@ const REGISTRY: &[Entry] = &[
         summary: "9x9 Maya chess: cross the river to promote, and mate by checkmate or by bringing \
               your divine king to the enemy altar.",
         sides: ["White", "Green"],
+        reconstructed: false,
     },
     Entry {
         variant: Variant::Shakti,
@@ -47,6 +50,7 @@ const REGISTRY: &[Entry] = &[
         summary: "7x7 board of tiles: warriors jump and remove tiles, only kings capture, and a \
               king in check may only step; checkmate wins, and a player who cannot move passes.",
         sides: ["White", "Black"],
+        reconstructed: false,
     },
     Entry {
         variant: Variant::Chad,
@@ -57,6 +61,7 @@ const REGISTRY: &[Entry] = &[
               promote to queens in the enemy castle, and captures only happen between a wall \
               and its castle; checkmate wins.",
         sides: ["White", "Black"],
+        reconstructed: false,
     },
     Entry {
         variant: Variant::Chesscala,
@@ -67,6 +72,7 @@ const REGISTRY: &[Entry] = &[
               capture, and mate one of two kings (standard setup reconstructed; the original \
               diagrams are lost).",
         sides: ["White", "Black"],
+        reconstructed: true,
     },
 ];
 
@@ -108,6 +114,13 @@ impl Variant {
     #[must_use]
     pub fn summary(self) -> &'static str {
         self.entry().summary
+    }
+
+    /// Whether the standard setup is a reconstruction, to be said wherever it is shown
+    /// (Chesscala: the published diagrams are lost).
+    #[must_use]
+    pub fn setup_reconstructed(self) -> bool {
+        self.entry().reconstructed
     }
 
     /// What the game calls a side (Chak's second side is Green).

@@ -31,7 +31,7 @@ pub use games::{
     Challenged, ColorChoice, DrawAction, DrawDone, MoveDone, Scope, SettingsChange, color_key,
 };
 pub use limits::{RateLimit, RateLimiter, Verdict};
-pub use pictures::{Image, REPLAY_MOVES, viewpoint};
+pub use pictures::{Image, REPLAY_MOVES, picture_viewer, result_words, viewpoint};
 pub use ratings::{HISTORY_SIZE, LEADERBOARD_SIZE, Stats, updated};
 pub use reading::ReadMove;
 

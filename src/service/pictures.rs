@@ -4,6 +4,7 @@
 use super::{GameState, Service, ServiceError, clock, internal};
 use crate::render::{self, Caption, RenderOptions, Theme};
 use crate::rules::{Color, MoveMarks};
+use crate::store::PlayerRow;
 
 /// An image to attach to a reply.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -47,6 +48,35 @@ pub fn viewpoint(state: &GameState, setting: &str, viewer: Option<i64>) -> Color
     }
 }
 
+/// The player a game's pictures are for, whose viewpoint setting turns the board: the player
+/// to move. Once the game is over, the one who would move next, as if it went on, so that the
+/// final picture turns like every other; in a game against the bot, always the person.
+#[must_use]
+pub fn picture_viewer(state: &GameState) -> &PlayerRow {
+    let next = state.turn();
+    if state.bot_side() == Some(next) {
+        state.player(next.other())
+    } else {
+        state.player(next)
+    }
+}
+
+/// How a finished game ended, in words for a caption or a record: "White (alice) wins by
+/// checkmate", "Drawn by agreement"; `None` while it goes on.
+#[must_use]
+pub fn result_words(state: &GameState) -> Option<String> {
+    let text = state.result_text()?;
+    // The score is shown elsewhere (the record's result, the caption's players).
+    let words = text.split_once(", ").map_or(text.as_str(), |(_, how)| how);
+    let mut chars = words.chars();
+    Some(
+        chars
+            .next()
+            .map(|first| first.to_uppercase().chain(chars).collect())
+            .unwrap_or_default(),
+    )
+}
+
 /// A replay shows at most this many moves (the last ones of a longer game), so that it stays
 /// quick to draw and small enough to post.
 pub const REPLAY_MOVES: usize = 100;
@@ -78,9 +108,7 @@ impl Service {
         side: Color,
     ) -> Result<Image, ServiceError> {
         let position = state.record.position().clone();
-        let status = state
-            .result_text()
-            .or_else(|| render::position_status(&position));
+        let status = result_words(state).or_else(|| render::position_status(&position));
         let options = RenderOptions {
             last,
             side: Some(side),
@@ -88,7 +116,7 @@ impl Service {
                 white: state.white.display_name.clone(),
                 black: state.black.display_name.clone(),
                 move_number: u32::try_from(state.move_number()).unwrap_or(u32::MAX),
-                to_move: state.turn(),
+                to_move: state.is_active().then(|| state.turn()),
                 deadline: state
                     .row
                     .deadline
@@ -115,13 +143,14 @@ impl Service {
         side: Color,
     ) -> Result<Image, ServiceError> {
         let record = state.record.clone();
+        let result = result_words(state);
         let (white, black) = (
             state.white.display_name.clone(),
             state.black.display_name.clone(),
         );
         let theme = Theme::for_variant(state.variant);
         self.image("image/gif", move || {
-            let mut frames = render::game_frames(&record, &white, &black, side);
+            let mut frames = render::game_frames(&record, &white, &black, side, result);
             frames.drain(..frames.len().saturating_sub(REPLAY_MOVES + 1));
             render::replay_gif(theme, &frames)
         })

@@ -364,6 +364,36 @@ mod worked_examples {
     }
 
     #[test]
+    fn marks_a_check_and_a_check_no_turn_escapes() {
+        use pigeon::rules::Mark;
+        // T5 as completed leaves White four checks and no escaping turn (§3.8 item 14).
+        assert_eq!(hand("hand:T5").mark(), Some(Mark::Mate));
+        // T3's sowing checks Black twice, and Black escapes.
+        let after = play_text(&hand("hand:T3"), "b5>RQPB");
+        assert_eq!(after.mark(), Some(Mark::Check));
+        assert_eq!(hand("hand:T1").mark(), None);
+    }
+
+    #[test]
+    fn a_final_turn_is_told_in_the_caption() {
+        let pending = vectors()
+            .iter()
+            .find(|v| v.status.pending.starts_with('M') && v.status.result == "*")
+            .expect("a vector with a pending escape");
+        let p = pos(&pending.position);
+        let last = p.final_turn().expect("a final turn");
+        assert!(last.escape);
+        let status =
+            pigeon::render::position_status(&pigeon::rules::VariantPosition::Chesscala(p.clone()))
+                .unwrap();
+        assert!(status.contains("last turn"), "{status}");
+        // On a final turn a check is only a check: the end is decided otherwise.
+        if p.in_check() {
+            assert_eq!(p.mark(), Some(pigeon::rules::Mark::Check));
+        }
+    }
+
+    #[test]
     fn t5_hammer_captures() {
         let p = hand("hand:T5");
         let hammer: BTreeSet<String> = turn_texts(&p)

@@ -19,6 +19,7 @@ mod full_disk;
 #[cfg(feature = "matrix")]
 mod matrix;
 mod oracle;
+mod records;
 mod render;
 mod robustness;
 mod security;

@@ -104,7 +104,7 @@ fn caption() -> Caption {
         white: "Ixchel".to_owned(),
         black: "Kukulkan & <friends>".to_owned(),
         move_number: 12,
-        to_move: Color::Black,
+        to_move: Some(Color::Black),
         deadline: Some("Tue 24 Nov 18:00 UTC".to_owned()),
         status: Some("Check!".to_owned()),
     }

@@ -143,6 +143,13 @@ impl Chak {
         list.as_slice().to_vec()
     }
 
+    /// `mv` in Fairy-Stockfish's SAN (`Pe4`, `Vd8`, `Pe5=W`), the notation pychess.org reads
+    /// when it imports a game.
+    #[must_use]
+    pub fn fairy_san(&self, mv: &ChakMove) -> String {
+        notation::fairy_san(self, mv.0)
+    }
+
     /// The halfmove clock: plies since the last capture or promotion.
     #[must_use]
     pub fn halfmove_clock(&self) -> u32 {

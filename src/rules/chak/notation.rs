@@ -218,17 +218,14 @@ pub fn interchange(mv: RawMove) -> String {
     text
 }
 
-/// The display notation: SAN-like with Chak's letters (`Je4`, `Rxe5`, `Vbd2`, `e4`, `dxe4`),
-/// `=W`/`=D` for promotions, `+` for check, `#` for a win on the board.
-pub fn display(position: &Chak, mv: RawMove) -> String {
+/// What a SAN-like text says about a move besides its target: the moving kind, whether it
+/// captures, and as much of its origin as tells it from the moves of other pieces of its kind
+/// to the same square (the file, else the rank, else both).
+fn san_parts(position: &Chak, mv: RawMove) -> (Kind, bool, String) {
     let from = usize::from(mv.from);
     let kind = Kind::of(position.board[from]);
     let capture = position.board[usize::from(mv.to)] != 0;
-    let mut text = String::new();
-    if kind != Kind::Pawn {
-        text.push(kind.letter());
-    }
-    let rivals: Vec<RawMove> = position
+    let rivals: Vec<usize> = position
         .legal_raw()
         .into_iter()
         .filter(|other| {
@@ -236,27 +233,24 @@ pub fn display(position: &Chak, mv: RawMove) -> String {
                 && other.from != mv.from
                 && Kind::of(position.board[usize::from(other.from)]) == kind
         })
+        .map(|other| usize::from(other.from))
         .collect();
     let (file, rank) = (file_of(from), rank_of(from));
-    let same_file = rivals.iter().any(|o| file_of(usize::from(o.from)) == file);
-    let same_rank = rivals.iter().any(|o| rank_of(usize::from(o.from)) == rank);
-    let file_char = char::from(b'a' + file as u8);
-    let rank_text = (rank + 1).to_string();
-    if kind == Kind::Pawn && !capture && !rivals.is_empty() {
-        // `ed3` would read as a capture: a sideways pawn step that needs telling apart is
-        // written with both squares.
-        text.push_str(&name(mv.from));
-        text.push('-');
-    } else if !rivals.is_empty() || (kind == Kind::Pawn && capture) {
-        if !same_file {
-            text.push(file_char);
-        } else if !same_rank {
-            text.push_str(&rank_text);
-        } else {
-            text.push(file_char);
-            text.push_str(&rank_text);
-        }
-    }
+    let file_text = char::from(b'a' + file as u8).to_string();
+    let origin = if rivals.is_empty() {
+        String::new()
+    } else if rivals.iter().all(|&o| file_of(o) != file) {
+        file_text
+    } else if rivals.iter().all(|&o| rank_of(o) != rank) {
+        (rank + 1).to_string()
+    } else {
+        name(mv.from)
+    };
+    (kind, capture, origin)
+}
+
+/// The target square and the promotion (`=W`, `=D`), the same in both SAN-like notations.
+fn san_tail(text: &mut String, kind: Kind, capture: bool, mv: RawMove) {
     if capture {
         text.push('x');
     }
@@ -265,13 +259,40 @@ pub fn display(position: &Chak, mv: RawMove) -> String {
         text.push('=');
         text.push(kind.promoted().unwrap_or(kind).letter());
     }
-    let next = position.apply(mv);
-    // Every end on the board is a win in Chak (K4, K5).
-    if next.outcome().is_some() {
-        text.push('#');
-    } else if next.in_check() {
-        text.push('+');
+}
+
+/// The display notation: SAN-like with Chak's letters (`Je4`, `Rxe5`, `Vbd2`, `e4`, `dxe4`),
+/// `=W`/`=D` for promotions. The check or mate mark comes from the position after the move
+/// ([`crate::rules::Position::mark`]).
+pub fn display(position: &Chak, mv: RawMove) -> String {
+    let (kind, capture, origin) = san_parts(position, mv);
+    let mut text = String::new();
+    if kind != Kind::Pawn {
+        text.push(kind.letter());
+        text.push_str(&origin);
+    } else if !capture && !origin.is_empty() {
+        // `ed3` would read as a capture: a sideways pawn step that needs telling apart is
+        // written with both squares.
+        text.push_str(&name(mv.from));
+        text.push('-');
+    } else if capture {
+        // A pawn capture names its file, as in chess.
+        let file = char::from(b'a' + file_of(usize::from(mv.from)) as u8).to_string();
+        text.push_str(if origin.is_empty() { &file } else { &origin });
     }
+    san_tail(&mut text, kind, capture, mv);
+    text
+}
+
+/// Fairy-Stockfish's SAN for Chak, the notation pychess.org reads in an imported game: every
+/// piece has its letter (the pawn too: `Pe4`, `Pxd5`), the origin only where another piece of
+/// the kind could go to the same square, `=W`/`=D` for promotions, and no check marks
+/// (Fairy-Stockfish gives none in Chak, whose royal piece is not a chess king).
+pub fn fairy_san(position: &Chak, mv: RawMove) -> String {
+    let (kind, capture, origin) = san_parts(position, mv);
+    let mut text = String::from(kind.letter());
+    text.push_str(&origin);
+    san_tail(&mut text, kind, capture, mv);
     text
 }
 

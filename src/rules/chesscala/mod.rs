@@ -29,8 +29,8 @@ mod text;
 use self::board::Stack;
 use self::movegen::{Collect, Count, Mv, Visit};
 use crate::rules::{
-    BoardView, Cell, Color, Coord, EndReason, MoveError, MoveMarks, Outcome, PieceView, Position,
-    PositionError, Variant,
+    BoardView, Cell, Color, Coord, EndReason, Mark, MoveError, MoveMarks, Outcome, PieceView,
+    Position, PositionError, Variant,
 };
 
 pub use self::movegen::Turn;
@@ -38,6 +38,17 @@ pub use self::movegen::Turn;
 /// The reconstructed standard setup (§3.2; RECONSTRUCTED, not sourced), White's first turn.
 pub const START: &str = "khob,qrb,kobn,qrn,rbn,qrn/pp,pp,pp,pp,pp,pp/-,-,-,-,-,-/-,-,-,-,-,-/\
 -,-,-,-,-,-/-,-,-,-,-,-/PP,PP,PP,PP,PP,PP/QRN,RBN,QRN,KOBN,QRB,KHOB w F BDFace 0,0 - *";
+
+/// A final turn of the side to move (CC-K3, CC-K4, §3.8 item 7): after it the game ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FinalTurn {
+    /// The opponent failed to escape check while the side to move is in check: the side to move
+    /// wins if it ends the turn out of check, else the game is drawn.
+    pub escape: bool,
+    /// The side to move has lost twelve pieces: the opponent wins after this turn, unless the
+    /// opponent has lost twelve by then too (a draw).
+    pub attrition: bool,
+}
 
 /// A finished game's result (the position text's last field).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -84,6 +95,22 @@ impl Chesscala {
         let mut count = Count::default();
         self.generate(&mut count);
         count.total
+    }
+
+    /// Whether some legal turn of the side to move ends with none of its kings in check.
+    fn can_escape(&self) -> bool {
+        self.legal_moves()
+            .iter()
+            .any(|turn| self.play(turn).check_pairs(self.side) == 0)
+    }
+
+    /// What is decided to happen after the side to move's turn, if this is a final turn.
+    #[must_use]
+    pub fn final_turn(&self) -> Option<FinalTurn> {
+        (self.pending_mate || self.pending_attrition).then_some(FinalTurn {
+            escape: self.pending_mate,
+            attrition: self.pending_attrition,
+        })
     }
 
     /// The board turned half round with the colours swapped (White's pieces become Black's on
@@ -248,6 +275,20 @@ impl Position for Chesscala {
             }
             GameResult::Draw => Outcome::draw(EndReason::MutualCheck),
         })
+    }
+
+    /// Check when the side to move has a king in check; mate when no turn of theirs gets
+    /// every king out of it (CC-K7's checkmate), which costs a search of their turns. On a final
+    /// turn (something pending) a check is only a check: the end is already decided otherwise.
+    fn mark(&self) -> Option<Mark> {
+        match self.outcome() {
+            Some(outcome) => super::mated(outcome, self.side).then_some(Mark::Mate),
+            None if !self.in_check() => None,
+            None if self.pending_mate || self.pending_attrition || self.can_escape() => {
+                Some(Mark::Check)
+            }
+            None => Some(Mark::Mate),
+        }
     }
 
     fn repetition_key(&self) -> Option<String> {
