@@ -51,13 +51,11 @@ pub struct Pending {
 /// Where a stored game is played, in its community.
 #[must_use]
 pub fn place_of(row: &GameRow) -> Place {
-    let community = row.community.as_deref().unwrap_or(&row.channel);
-    Place::new(&row.platform, &row.channel).in_community(community)
+    Place::stored(&row.platform, &row.channel, row.community.as_deref())
 }
 
 pub(super) fn challenge_place(row: &ChallengeRow) -> Place {
-    let community = row.community.as_deref().unwrap_or(&row.channel);
-    Place::new(&row.platform, &row.channel).in_community(community)
+    Place::stored(&row.platform, &row.channel, row.community.as_deref())
 }
 
 impl Service {

@@ -830,8 +830,7 @@ impl Service {
             return Err(ServiceError::RematchTooEarly(state.row.id));
         }
         let opponent = state.player(color.other()).id;
-        let community = state.row.community.as_deref().unwrap_or(&state.row.channel);
-        let here = Place::new(&state.row.platform, &state.row.channel).in_community(community);
+        let here = super::place_of(&state.row);
         let days = state.row.days_per_move;
         let terms = Terms {
             days: Some(days),

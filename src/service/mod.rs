@@ -91,6 +91,13 @@ impl Place {
         }
     }
 
+    /// The place of a stored game or challenge (rows from before communities take their
+    /// channel as their community).
+    #[must_use]
+    pub fn stored(platform: &str, channel: &str, community: Option<&str>) -> Place {
+        Place::new(platform, channel).in_community(community.unwrap_or(channel))
+    }
+
     /// Whether a game or challenge stored with these fields may be named from here: it is of
     /// this platform and this community (rows from before communities take their channel).
     #[must_use]
