@@ -12,7 +12,7 @@ use pigeon::adapters::{console, redacted};
 use pigeon::cli;
 use pigeon::config::Secret;
 use pigeon::rules::{Color, Variant};
-use pigeon::service::{RateLimit, Service, SystemClock};
+use pigeon::service::{ManualClock, RateLimit, Service, SystemClock};
 use pigeon::store::Store;
 use tokio::sync::watch;
 use tokio::task::JoinSet;
@@ -49,6 +49,10 @@ enum Command {
         /// Read the lines from this file instead of the terminal.
         #[arg(long)]
         script: Option<PathBuf>,
+        /// Run as if at this instant (such as 2026-12-01T10:00:00Z): the clock then stands
+        /// still but for `wait` lines, and what is stored uses it. Default: the real time.
+        #[arg(long, value_parser = parse_instant)]
+        now: Option<i64>,
     },
     /// Run the Discord bot (configured from DISCORD_* variables; see .env.example), until
     /// SIGINT or SIGTERM.
@@ -273,7 +277,12 @@ fn main() -> ExitCode {
     let _ = dotenvy::dotenv();
     let args = Args::parse();
     match args.command {
-        Command::Console { db, out, script } => return run_async(console_main(db, out, script)),
+        Command::Console {
+            db,
+            out,
+            script,
+            now,
+        } => return run_async(console_main(db, out, script, now)),
         Command::Backup { file, db } => return run_async(backup_main(db, file)),
         #[cfg(feature = "discord")]
         Command::Discord { db, discord } => {
@@ -428,27 +437,49 @@ fn run_async(task: impl Future<Output = RunResult>) -> ExitCode {
 /// The end of a long-running command: an error is text for the terminal.
 type RunResult = Result<(), String>;
 
-async fn console_main(db: PathBuf, out: PathBuf, script: Option<PathBuf>) -> RunResult {
+/// Reads `--now`.
+fn parse_instant(text: &str) -> Result<i64, String> {
+    pigeon::service::clock::parse_utc(text)
+        .ok_or_else(|| format!("\"{text}\" is no instant; write it like 2026-12-01T10:00:00Z"))
+}
+
+async fn console_main(
+    db: PathBuf,
+    out: PathBuf,
+    script: Option<PathBuf>,
+    now: Option<i64>,
+) -> RunResult {
     init_logs("warn");
     let store = Store::open(&db)
         .await
         .map_err(|e| format!("{}: {e}", db.display()))?;
-    let service = Service::new(store.clone(), Arc::new(SystemClock));
+    let clock = now.map_or_else(ManualClock::running, ManualClock::new);
+    let service = Service::new(store.clone(), Arc::new(clock.clone()));
     let stdout = tokio::io::stdout();
     let result = match script {
         Some(path) => {
             let file = tokio::fs::File::open(&path)
                 .await
                 .map_err(|e| format!("{}: {e}", path.display()))?;
-            console::run(&service, tokio::io::BufReader::new(file), stdout, &out).await
+            console::run(
+                &service,
+                &clock,
+                tokio::io::BufReader::new(file),
+                stdout,
+                &out,
+            )
+            .await
         }
         None => {
             eprintln!(
-                "Pigeon console on {}. Type lines like `alice: challenge @bob chak`; Ctrl-D ends.",
-                db.display()
+                "Pigeon console on {}, at {}. Type lines like `alice: challenge @bob chak`; \
+                 `wait 25h` moves the clock on; Ctrl-D ends.",
+                db.display(),
+                pigeon::service::clock::format_utc(service.now())
             );
             console::run(
                 &service,
+                &clock,
                 tokio::io::BufReader::new(tokio::io::stdin()),
                 stdout,
                 &out,

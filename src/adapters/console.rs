@@ -1,6 +1,11 @@
 //! The console chat: each input line is `name: text`, as if user `name` wrote `text` in one
 //! channel (`#channel name: text` for another channel). Replies are printed; board pictures
 //! are written to a folder and their paths printed. No accounts or tokens are needed.
+//!
+//! The console's clock can be driven: a line `wait 25h` (units d, h, m, s, combinable as in
+//! `2d 3h`) moves it on, and everything that falls due meanwhile happens in time order, with
+//! its output. `pigeon console --now` starts it at a given instant, standing still but for
+//! `wait` lines.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -8,7 +13,8 @@ use std::time::Duration;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
 
 use crate::chat::{self, Incoming, Reply};
-use crate::service::{Place, Service, User};
+use crate::service::clock::{format_utc, parse_span};
+use crate::service::{ManualClock, Pending, Place, Service, User};
 
 /// The platform name of the console.
 pub const PLATFORM: &str = "console";
@@ -73,68 +79,140 @@ pub fn mentions(text: &str) -> Vec<User> {
         .collect()
 }
 
+/// What a `wait` line asks for: `Some(Ok(seconds))`, `Some(Err(()))` when the span does not
+/// read, `None` when the line is no `wait` line.
+#[must_use]
+pub fn parse_wait(line: &str) -> Option<Result<i64, ()>> {
+    let line = line.trim();
+    let rest = line.strip_prefix("wait")?;
+    if !(rest.is_empty() || rest.starts_with(char::is_whitespace)) || rest.contains(':') {
+        return None;
+    }
+    Some(parse_span(rest).filter(|&span| span > 0).ok_or(()))
+}
+
 /// The console session: reads lines from `input` until it ends, prints to `output`, writes
-/// pictures to `boards`.
+/// pictures to `boards`; `clock` is the service's clock, moved by `wait` lines.
 ///
 /// # Errors
 /// When reading input, writing output or writing a picture fails.
 pub async fn run(
     service: &Service,
+    clock: &ManualClock,
     input: impl AsyncBufRead + Unpin,
     mut output: impl AsyncWrite + Unpin,
     boards: &Path,
 ) -> std::io::Result<()> {
     service.register_bot(&bot());
     let mut lines = input.lines();
-    let mut ticker = tokio::time::interval(TICK);
-    ticker.tick().await;
+    let mut timer = service.timer(PLATFORM, TICK);
+    // The first run is at once: what fell due while Pigeon was stopped happens before any line.
+    let mut session = Session {
+        service,
+        output: &mut output,
+        boards,
+        ran_at: service.now(),
+    };
+    session.deliver(timer.next().await).await?;
     loop {
         tokio::select! {
+            biased;
             line = lines.next_line() => {
                 let Some(line) = line? else { break };
-                let trimmed = line.trim();
-                if trimmed.is_empty() || trimmed.starts_with("//") {
-                    continue;
-                }
-                let Some(parsed) = parse_line(trimmed) else {
-                    let help = "pigeon: Write lines as `name: text`, for example \
-                                `alice: challenge @bob chak`, or `#channel name: text`.\n";
-                    output.write_all(help.as_bytes()).await?;
-                    continue;
-                };
-                let incoming = incoming(&parsed);
-                for reply in chat::handle(service, &incoming).await {
-                    print(&mut output, boards, &reply, Some(&incoming.user), None).await?;
-                }
-                clocks(service, &mut output, boards).await?;
+                session.line(clock, line.trim()).await?;
             }
-            _ = ticker.tick() => clocks(service, &mut output, boards).await?,
+            () = timer.wait() => session.deliver(timer.run().await).await?,
         }
-        output.flush().await?;
+        session.output.flush().await?;
     }
     output.flush().await
 }
 
-async fn clocks(
-    service: &Service,
-    output: &mut (impl AsyncWrite + Unpin),
-    boards: &Path,
-) -> std::io::Result<()> {
-    match service.tick_platform(PLATFORM).await {
-        Ok(notices) => {
-            for pending in notices {
-                let (place, reply) = chat::notice_reply(&pending.notice);
-                print(output, boards, &reply, None, Some(&place.channel)).await?;
-                service.delivered(pending.id).await;
+/// A running console: where it writes, and when its clocks last ran.
+struct Session<'a, W> {
+    service: &'a Service,
+    output: &'a mut W,
+    boards: &'a Path,
+    ran_at: i64,
+}
+
+impl<W: AsyncWrite + Unpin> Session<'_, W> {
+    /// Acts on one input line.
+    async fn line(&mut self, clock: &ManualClock, line: &str) -> std::io::Result<()> {
+        if line.is_empty() || line.starts_with("//") {
+            return Ok(());
+        }
+        if let Some(wait) = parse_wait(line) {
+            return match wait {
+                Ok(span) => self.wait(clock, span).await,
+                Err(()) => {
+                    self.say("Write `wait` with a span of time, like `wait 25h` or `wait 2d 3h` (units d, h, m, s).")
+                        .await
+                }
+            };
+        }
+        let Some(parsed) = parse_line(line) else {
+            return self
+                .say(
+                    "Write lines as `name: text`, for example `alice: challenge @bob chak`, \
+                     or `#channel name: text`; `wait 25h` moves the clock on.",
+                )
+                .await;
+        };
+        // Whatever fell due since the clocks last ran happens before the line is read.
+        if self.service.now() > self.ran_at {
+            self.clocks().await?;
+        }
+        let incoming = incoming(&parsed);
+        for reply in chat::handle(self.service, &incoming).await {
+            print(self.output, self.boards, &reply, Some(&incoming.user), None).await?;
+        }
+        self.clocks().await
+    }
+
+    /// Moves the clock on by `span` seconds, stopping at each moment something falls due on
+    /// the way, so that everything happens in time order.
+    async fn wait(&mut self, clock: &ManualClock, span: i64) -> std::io::Result<()> {
+        let until = self.service.now().saturating_add(span);
+        loop {
+            match self.service.next_due(PLATFORM).await {
+                Ok(Some(due)) if due <= until => {
+                    clock.set(due);
+                    self.clocks().await?;
+                }
+                Ok(_) => break,
+                Err(error) => return self.say(&error.to_string()).await,
             }
         }
-        Err(error) => {
-            output
-                .write_all(format!("pigeon: {error}\n").as_bytes())
-                .await?;
+        clock.set(until);
+        self.clocks().await?;
+        self.say(&format!("It is now {}.", format_utc(until))).await
+    }
+
+    /// Runs the clocks and prints what they made happen.
+    async fn clocks(&mut self) -> std::io::Result<()> {
+        self.ran_at = self.service.now();
+        match self.service.tick_platform(PLATFORM).await {
+            Ok(pending) => self.deliver(pending).await,
+            Err(error) => self.say(&error.to_string()).await,
         }
     }
-    Ok(())
+
+    /// Prints notices, each in its channel, and reports them delivered.
+    async fn deliver(&mut self, pending: Vec<Pending>) -> std::io::Result<()> {
+        for pending in pending {
+            let (place, reply) = chat::notice_reply(self.service, &pending.notice).await;
+            print(self.output, self.boards, &reply, None, Some(&place.channel)).await?;
+            self.service.delivered(pending.id).await;
+        }
+        Ok(())
+    }
+
+    async fn say(&mut self, text: &str) -> std::io::Result<()> {
+        self.output
+            .write_all(format!("pigeon: {text}\n").as_bytes())
+            .await
+    }
 }
 
 /// How the console shows a reply: `pigeon: text`, `pigeon (to alice): text` for a private
@@ -195,6 +273,19 @@ mod tests {
         assert!(parse_line("no colon here").is_none());
         assert!(parse_line(": nobody").is_none());
         assert!(parse_line("two words: hi").is_none());
+    }
+
+    #[test]
+    fn wait_lines_read_a_span() {
+        assert_eq!(parse_wait("wait 25h"), Some(Ok(25 * 3600)));
+        assert_eq!(parse_wait("wait 2d 3h"), Some(Ok(2 * 86_400 + 3 * 3600)));
+        assert_eq!(parse_wait("  wait 90m "), Some(Ok(90 * 60)));
+        assert_eq!(parse_wait("wait"), Some(Err(())));
+        assert_eq!(parse_wait("wait soon"), Some(Err(())));
+        assert_eq!(parse_wait("wait 0h"), Some(Err(())));
+        assert_eq!(parse_wait("wait: hello"), None);
+        assert_eq!(parse_wait("waiter: e4"), None);
+        assert_eq!(parse_wait("alice: wait 2h"), None);
     }
 
     #[test]

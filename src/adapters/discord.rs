@@ -1177,21 +1177,14 @@ async fn clocks(
     tick: Duration,
     mut shutdown: watch::Receiver<bool>,
 ) {
-    let mut interval = tokio::time::interval(tick);
+    let mut timer = service.timer(PLATFORM, tick);
     loop {
-        tokio::select! {
-            _ = interval.tick() => {}
+        let notices = tokio::select! {
+            notices = timer.next() => notices,
             () = stopped(&mut shutdown) => return,
-        }
-        let notices = match service.tick_platform(PLATFORM).await {
-            Ok(notices) => notices,
-            Err(error) => {
-                warn!(error = %redacted(&error), "looking at the clocks failed");
-                continue;
-            }
         };
         for pending in &notices {
-            if deliver(&http, &dms, &pending.notice).await {
+            if deliver(&service, &http, &dms, &pending.notice).await {
                 service.delivered(pending.id).await;
             } else {
                 service.not_delivered(pending.id).await;
@@ -1202,8 +1195,8 @@ async fn clocks(
 
 /// Sends a notice; `true` when Discord took it (a notice for a place that is no Discord
 /// channel can never be sent, and counts as handled).
-async fn deliver(http: &Http, dms: &DirectMessages, notice: &Notice) -> bool {
-    let (place, reply) = chat::notice_reply(notice);
+async fn deliver(service: &Service, http: &Http, dms: &DirectMessages, notice: &Notice) -> bool {
+    let (place, reply) = chat::notice_reply(service, notice).await;
     let Some(spot) = Spot::of(&place) else {
         warn!(channel = %place.channel, "a notice for a place that is no Discord channel");
         return true;

@@ -372,31 +372,25 @@ async fn sync_forever(
 
 /// Runs the clocks of Matrix games now and then and tells their rooms.
 async fn clocks(client: &Client, service: &Service) {
-    let mut ticker = tokio::time::interval(TICK);
+    let mut timer = service.timer(PLATFORM, TICK);
     loop {
-        ticker.tick().await;
-        match service.tick_platform(PLATFORM).await {
-            Ok(notices) => {
-                for pending in notices {
-                    let (place, reply) = chat::notice_reply(&pending.notice);
-                    let room = matrix_sdk::ruma::RoomId::parse(&place.channel)
-                        .ok()
-                        .and_then(|id| client.get_room(&id));
-                    let sent = match room {
-                        Some(room) => send(&room, &reply, None).await,
-                        None => {
-                            warn!(room = %place.channel, "a notice for an unknown room");
-                            false
-                        }
-                    };
-                    if sent {
-                        service.delivered(pending.id).await;
-                    } else {
-                        service.not_delivered(pending.id).await;
-                    }
+        for pending in timer.next().await {
+            let (place, reply) = chat::notice_reply(service, &pending.notice).await;
+            let room = matrix_sdk::ruma::RoomId::parse(&place.channel)
+                .ok()
+                .and_then(|id| client.get_room(&id));
+            let sent = match room {
+                Some(room) => send(&room, &reply, None).await,
+                None => {
+                    warn!(room = %place.channel, "a notice for an unknown room");
+                    false
                 }
+            };
+            if sent {
+                service.delivered(pending.id).await;
+            } else {
+                service.not_delivered(pending.id).await;
             }
-            Err(error) => error!(error = %redacted(&error), "the Matrix clocks failed"),
         }
     }
 }

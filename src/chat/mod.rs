@@ -121,6 +121,8 @@ async fn chatter(service: &Service, incoming: &Incoming, text: &str) -> Vec<Repl
             | ServiceError::Changed
             | ServiceError::CannotSave
             | ServiceError::WhichGame { .. }
+            | ServiceError::TimeRanOut { .. }
+            | ServiceError::GameOver { .. }
             | ServiceError::Internal(_)),
         ) => vec![error_reply(&error)],
         Err(_) => Vec::new(),
@@ -240,10 +242,8 @@ async fn execute(
         }
         Command::Resign(game) => {
             let state = service.resign(place, user, game).await?;
-            one(end_reply(
-                &state,
-                &format!("{} resigned game #{}.", user.name, state.row.id),
-            ))
+            let lead = format!("{} resigned game #{}.", user.name, state.row.id);
+            one(ended_reply(service, &state, &lead).await)
         }
         Command::Draw { game, action } => {
             let done = service.draw(place, user, game, action).await?;
@@ -593,6 +593,9 @@ async fn move_replies(service: &Service, done: &MoveDone) -> Vec<Reply> {
     }
     if let Some(result) = state.result_text() {
         reply = reply.and(format!(" Game over: {result}."));
+        if let Some(note) = rating_note(service, state).await {
+            reply = reply.and(note);
+        }
     } else if let Some(next) = state.to_move() {
         let ping = service
             .settings_of(next.id)
@@ -654,6 +657,45 @@ fn end_reply(state: &GameState, lead: &str) -> Reply {
     game_actions(Reply::text(format!("{lead} {result}.")), state)
 }
 
+/// The announcement of a game that ended off the board (resignation, agreement, claim, time):
+/// the result, how the ratings changed, and the final picture.
+async fn ended_reply(service: &Service, state: &GameState, lead: &str) -> Reply {
+    let last = last_move_marks(state);
+    let viewer = picture_viewer(state).id;
+    let mut reply = end_reply(state, lead);
+    if let Some(note) = rating_note(service, state).await {
+        reply = reply.and(note);
+    }
+    reply.with_picture(board_picture(service, state, last, Some(viewer)).await)
+}
+
+/// ` Ratings: alice 1512 (+12), bob 1488 (-12).` for a rated game whose ratings were updated.
+async fn rating_note(service: &Service, state: &GameState) -> Option<String> {
+    if !state.row.rated {
+        return None;
+    }
+    let changes = service
+        .store()
+        .game_rating_changes(state.row.id)
+        .await
+        .ok()?;
+    let parts: Vec<String> = [Color::White, Color::Black]
+        .iter()
+        .filter_map(|&color| {
+            let player = state.player(color);
+            let &(_, before, after) = changes.iter().find(|(id, ..)| *id == player.id)?;
+            let delta = after.round() - before.round();
+            Some(format!(
+                "{} {} ({}{delta})",
+                player.display_name,
+                after.round(),
+                if delta >= 0.0 { "+" } else { "" }
+            ))
+        })
+        .collect();
+    (!parts.is_empty()).then(|| format!(" Ratings: {}.", parts.join(", ")))
+}
+
 async fn draw_reply(
     service: &Service,
     user: &User,
@@ -688,16 +730,16 @@ async fn draw_reply(
             } else {
                 format!("{} accepted the draw in game #{}.", user.name, state.row.id)
             };
-            end_reply(state, &lead)
+            ended_reply(service, state, &lead).await
         }
         DrawDone::Declined(state) => Reply::text(format!(
             "{} declined the draw offer in game #{}; play goes on.",
             user.name, state.row.id
         )),
-        DrawDone::Claimed(state) => end_reply(
-            state,
-            &format!("{} claimed a draw in game #{}.", user.name, state.row.id),
-        ),
+        DrawDone::Claimed(state) => {
+            let lead = format!("{} claimed a draw in game #{}.", user.name, state.row.id);
+            ended_reply(service, state, &lead).await
+        }
         DrawDone::Refused(state) => Reply::text(format!(
             "I decline the draw in game #{}: the position is still worth playing. Your move.",
             state.row.id
@@ -705,9 +747,9 @@ async fn draw_reply(
     })
 }
 
-/// The message for something the clock made happen, and where to say it.
-#[must_use]
-pub fn notice_reply(notice: &Notice) -> (Place, Reply) {
+/// The message for something the clock made happen, and where to say it; an ended game's
+/// and a move's carry the board.
+pub async fn notice_reply(service: &Service, notice: &Notice) -> (Place, Reply) {
     match notice {
         Notice::Reminder { place, game, left } => {
             let reply = match game.to_move() {
@@ -729,7 +771,7 @@ pub fn notice_reply(notice: &Notice) -> (Place, Reply) {
                 "{} ran out of time in game #{}.",
                 loser.display_name, game.row.id
             );
-            (place.clone(), end_reply(game, &lead))
+            (place.clone(), ended_reply(service, game, &lead).await)
         }
         Notice::BotMoved { place, done } => {
             let game = &done.state;
@@ -740,13 +782,38 @@ pub fn notice_reply(notice: &Notice) -> (Place, Reply) {
                 game.row.id
             );
             let reply = match game.to_move() {
-                Some(player) => Reply::text(format!("{lead} "))
-                    .to_move(user_of(player), true)
-                    .and(format!(
-                        ", your move.{}",
-                        text::final_turn_note(game).unwrap_or_default()
-                    )),
-                None => end_reply(game, &format!("{lead} Game over:")),
+                Some(player) => {
+                    let last = done
+                        .played
+                        .first()
+                        .map(|played| done.before.move_marks(&played.mv));
+                    let picture = board_picture(service, game, last, Some(player.id)).await;
+                    Reply::text(format!("{lead} "))
+                        .to_move(user_of(player), true)
+                        .and(format!(
+                            ", your move.{}",
+                            text::final_turn_note(game).unwrap_or_default()
+                        ))
+                        .with_picture(picture)
+                }
+                None => ended_reply(service, game, &format!("{lead} Game over:")).await,
+            };
+            (place.clone(), reply)
+        }
+        Notice::DeadlineMoved { place, game, by } => {
+            let by = clock::format_duration(*by);
+            let reply = match (game.to_move(), game.row.deadline) {
+                (Some(player), Some(deadline)) => Reply::text(format!(
+                    "Pigeon was not running for {by}, so nobody could move. "
+                ))
+                .to_move(user_of(player), true)
+                .and(format!(
+                    ", your deadline in game #{} ({}) moved on by {by}, to {}.",
+                    game.row.id,
+                    game.variant,
+                    clock::format_utc(deadline)
+                )),
+                _ => Reply::text(format!("Game #{} is over.", game.row.id)),
             };
             (place.clone(), reply)
         }

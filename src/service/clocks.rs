@@ -31,6 +31,13 @@ pub enum Notice {
     Timeout { place: Place, game: GameState },
     /// The bot played a move that was due (after a restart, for instance).
     BotMoved { place: Place, done: Box<MoveDone> },
+    /// Pigeon was not running when the player's deadline fell, so it moved on by `by`
+    /// seconds, the length of the outage.
+    DeadlineMoved {
+        place: Place,
+        game: GameState,
+        by: i64,
+    },
     /// Nobody answered a challenge in time.
     ChallengeExpired {
         place: Place,
@@ -102,8 +109,32 @@ impl Service {
     #[instrument(skip_all, fields(platform = platform.unwrap_or("all")))]
     async fn tick_on(&self, platform: Option<&str>) -> Result<Vec<Pending>, ServiceError> {
         let now = self.now();
+        if let Some(platform) = platform {
+            // A platform's first run in this process also moves on the deadlines that fell
+            // while it was not running; it must come before any deadline is acted on.
+            self.heartbeat(platform, now).await?;
+        }
         self.run_clocks(platform, now).await;
         self.pending_notices(platform, now).await
+    }
+
+    /// Ends every game of `platform` whose time has run out, before a command acts on a game:
+    /// an action never lands after its deadline. Its players hear of it from the timers,
+    /// which are woken; a failure is logged and left to the timers.
+    pub(super) async fn settle_overdue(&self, platform: &str) {
+        let now = self.now();
+        match self.store.games_due(now, Some(platform)).await {
+            Ok(rows) if rows.is_empty() => {}
+            Ok(rows) => {
+                for row in rows {
+                    if let Err(error) = self.clock_game(&row, now).await {
+                        self.trouble(row.id, &error).await;
+                    }
+                }
+                self.wake_timers();
+            }
+            Err(error) => warn!(%error, "reading the games due failed"),
+        }
     }
 
     /// Makes everything due happen, each item on its own.
@@ -235,6 +266,12 @@ impl Service {
             return Ok(None);
         };
         let game = self.load(id).await?;
+        if row.kind == "deadline_moved" {
+            let by = row.left_secs.unwrap_or(0);
+            let place = place_of(&game.row);
+            let current = game.is_active() && Some(game.row.ply) == row.ply;
+            return Ok(current.then_some(Notice::DeadlineMoved { place, game, by }));
+        }
         let place = place_of(&game.row);
         let ply = row.ply.unwrap_or(game.row.ply);
         Ok(match row.kind.as_str() {
@@ -267,7 +304,11 @@ impl Service {
         reason: EndReason,
         notice: Option<&NewNotice<'_>>,
     ) -> Result<GameState, ServiceError> {
-        let now = self.now();
+        // Time runs out at the deadline, however late the clocks noticed.
+        let now = match (reason, state.row.deadline) {
+            (EndReason::Timeout, Some(deadline)) => deadline.min(self.now()),
+            _ => self.now(),
+        };
         let result = outcome.map(score);
         let key = reason_key(reason);
         self.store

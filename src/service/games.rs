@@ -579,6 +579,7 @@ impl Service {
         me: &PlayerRow,
         game: Option<i64>,
     ) -> Result<GameState, ServiceError> {
+        self.settle_overdue(&place.platform).await;
         if let Some(id) = game {
             let state = self.game_here(place, me.id, id).await?;
             state.color_of(me.id).ok_or(ServiceError::NotAPlayer(id))?;
@@ -657,6 +658,7 @@ impl Service {
         game: Option<i64>,
     ) -> Result<GameState, ServiceError> {
         let me = self.player(user).await?;
+        self.settle_overdue(&place.platform).await;
         if let Some(id) = game {
             return self.game_here(place, me.id, id).await;
         }
@@ -967,16 +969,18 @@ pub(super) fn awaits(row: &GameRow, player_id: i64) -> bool {
 
 fn active(state: GameState) -> Result<GameState, ServiceError> {
     if state.is_active() {
-        Ok(state)
-    } else {
-        let result = state
-            .result_text()
-            .unwrap_or_else(|| String::from("finished"));
-        Err(ServiceError::GameOver {
-            game: state.row.id,
-            result,
-        })
+        return Ok(state);
     }
+    let game = state.row.id;
+    let result = state
+        .result_text()
+        .unwrap_or_else(|| String::from("finished"));
+    Err(match state.row.finished_at {
+        Some(at) if state.row.end_reason.as_deref() == Some("timeout") => {
+            ServiceError::TimeRanOut { game, result, at }
+        }
+        _ => ServiceError::GameOver { game, result },
+    })
 }
 
 /// How a colour is stored.

@@ -11,12 +11,13 @@ mod limits;
 mod pictures;
 mod ratings;
 mod reading;
+mod timer;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 
-use tokio::sync::Semaphore;
+use tokio::sync::{Semaphore, watch};
 use tracing::error;
 
 use crate::rules::{Color, EndReason, MoveError, Record, Variant, VariantPosition};
@@ -34,6 +35,7 @@ pub use limits::{RateLimit, RateLimiter, Verdict};
 pub use pictures::{Image, REPLAY_MOVES, picture_viewer, result_words, viewpoint};
 pub use ratings::{HISTORY_SIZE, LEADERBOARD_SIZE, Stats, updated};
 pub use reading::ReadMove;
+pub use timer::Timer;
 
 /// Shortest and longest time per move, in days.
 pub const DAYS_PER_MOVE: std::ops::RangeInclusive<i64> = 1..=14;
@@ -173,6 +175,11 @@ pub enum ServiceError {
     },
     #[error("Game #{game} is over ({result}).")]
     GameOver { game: i64, result: String },
+    #[error(
+        "Too late: the time in game #{game} ran out on {} and the game is over ({result}).",
+        clock::format_utc(*.at)
+    )]
+    TimeRanOut { game: i64, result: String, at: i64 },
     #[error(
         "The game changed while you were moving (someone else's move arrived first). Look at the board and try again."
     )]
@@ -450,6 +457,10 @@ pub struct Service {
     /// One permit per core for CPU-heavy work (engine searches, drawings): more at once would
     /// only wait for a core while holding their memory and delay every other answer.
     heavy: Arc<Semaphore>,
+    /// Wakes the timers when a command ended a game whose time had run out.
+    wake: Arc<watch::Sender<u64>>,
+    /// The platforms whose clocks this process has started (see [`Service::timer`]).
+    resumed: Arc<Mutex<HashSet<String>>>,
 }
 
 impl Service {
@@ -465,6 +476,8 @@ impl Service {
             heavy: Arc::new(Semaphore::new(
                 std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
             )),
+            wake: Arc::new(watch::channel(0).0),
+            resumed: Arc::default(),
         }
     }
 

@@ -12,9 +12,11 @@ use sqlx::{Connection, FromRow, SqlitePool};
 
 mod community;
 mod notices;
+mod timing;
 
 pub use community::{CapsRow, Counts};
 pub use notices::{LEASE, MAX_ATTEMPTS, NewNotice, NoticeRow};
+pub use timing::Resumed;
 
 /// A failure of the database.
 #[derive(Debug, thiserror::Error)]
@@ -984,6 +986,20 @@ impl Store {
         )
         .bind(player_id)
         .bind(community)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+    /// How one rated game changed its players' ratings: `(player id, before, after)`, empty
+    /// before its ratings were updated (and for casual games).
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database fails.
+    pub async fn game_rating_changes(&self, game_id: i64) -> Result<Vec<(i64, f64, f64)>> {
+        Ok(sqlx::query_as(
+            "SELECT player_id, before, after FROM rating_changes WHERE game_id = ?1 \
+             ORDER BY player_id",
+        )
+        .bind(game_id)
         .fetch_all(&self.pool)
         .await?)
     }

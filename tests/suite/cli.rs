@@ -3,7 +3,8 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-fn pigeon(args: &[&str], stdin: &str) -> Output {
+/// Runs the binary with `args`, writing `stdin` to it.
+pub fn pigeon(args: &[&str], stdin: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_pigeon"))
         .args(args)
         .stdin(Stdio::piped())

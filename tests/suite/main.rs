@@ -12,6 +12,7 @@ mod chesscala;
 mod cli;
 mod common;
 mod crash;
+mod deadlines;
 #[cfg(feature = "discord")]
 mod discord;
 mod engine;

@@ -82,7 +82,7 @@ pub async fn run(name: &str) {
         } else if line == "@tick" {
             output.clear();
             for pending in service.tick().await.expect("the clocks run") {
-                let (place, reply) = chat::notice_reply(&pending.notice);
+                let (place, reply) = chat::notice_reply(&service, &pending.notice).await;
                 output.push_str(&console::format_reply(&reply, None, Some(&place.channel)));
                 service.delivered(pending.id).await;
             }

@@ -690,6 +690,32 @@ async fn reminders_go_by_direct_message_or_else_to_the_thread() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_late_move_ends_the_game_on_time_and_the_timer_tells_at_once() {
+    // The timer would not come round again for an hour.
+    let mut bot = Bot::start().await;
+    let thread = started(&mut bot).await;
+    bot.clock.advance(3 * DAY + 60);
+    bot.say(ALICE, thread, "e3e4");
+    let said = [
+        bot.fake.next("POST", "/messages").await,
+        bot.fake.next("POST", "/messages").await,
+    ];
+    let late = said
+        .iter()
+        .find(|request| text(request).contains("Too late"))
+        .unwrap_or_else(|| panic!("{}", bot.fake.summary()));
+    assert_says(late, "2026-01-04 09:00 UTC");
+    let timeout = said
+        .iter()
+        .find(|request| text(request).contains("ran out of time"))
+        .unwrap_or_else(|| panic!("{}", bot.fake.summary()));
+    assert_eq!(channel_of(timeout), thread);
+    assert_says(timeout, "wins by time running out");
+    assert_board(timeout);
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn turn_pings_go_by_direct_message_or_else_to_the_thread() {
     let mut bot = Bot::start().await;
     bot.fake.refuse(
