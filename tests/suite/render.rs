@@ -187,6 +187,24 @@ fn caption_names_the_players_and_turn() {
 }
 
 #[test]
+fn chak_caption_tells_the_birds_apart_where_it_fits() {
+    let at = |size: u32| {
+        let options = RenderOptions {
+            caption: Some(caption()),
+            side: Some(Color::White),
+            size,
+            ..RenderOptions::default()
+        };
+        square(Theme::Chak, &options, "a9").1
+    };
+    // At the default size (23-pixel caption font, 36-pixel margin) the band holds a third
+    // line: the legend of the quetzal and the vulture.
+    assert_eq!(at(render::DEFAULT_SIZE), 36 + 23 * 4 + 23 * 3 / 5);
+    // A small picture has no room for it: two lines (14-pixel font, 22-pixel margin).
+    assert_eq!(at(render::MIN_SIZE), 22 + 14 * 3 + 14 / 2);
+}
+
+#[test]
 fn shakti_holes_show_the_ground() {
     let options = RenderOptions::default();
     let png = render::render_view(Theme::Shakti, &views::shakti_start(), &options).unwrap();
