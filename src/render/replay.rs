@@ -223,19 +223,20 @@ fn encode_run(
             return Err(RenderError::Frames);
         }
         let (before, after) = (shown.data(), picture.pixmap.data());
-        let (left, top, w, h) = changed_box(before, after, width);
+        let Changes {
+            rect: (left, top, w, h),
+            rows,
+        } = changes(before, after, width);
         // Each row of the rectangle as a range of pixels, and whether any of them changed:
         // most rows between the caption and a move's squares did not, and are skipped whole.
-        let rows: Vec<(Range<usize>, bool)> = (top..top + h)
-            .map(|row| {
+        let rows: Vec<(Range<usize>, bool)> = (top..)
+            .zip(rows)
+            .map(|(row, changed)| {
                 let start = (row * width + left) as usize;
-                let pixels = start..start + w as usize;
-                let bytes = 4 * pixels.start..4 * pixels.end;
-                let changed = before[bytes.clone()] != after[bytes];
                 if changed {
                     quantiser.reindex(&picture.pixmap, &mut indices, (left, row, w, 1));
                 }
-                (pixels, changed)
+                (start..start + w as usize, changed)
             })
             .collect();
         let changed = |i: usize| before[4 * i..4 * i + 4] != after[4 * i..4 * i + 4];
@@ -272,18 +273,30 @@ fn encode_run(
     Ok(encoded)
 }
 
-/// The smallest rectangle (left, top, width, height) holding every pixel that changed between
-/// two RGBA pictures `width` pixels wide; one pixel when nothing did (a GIF frame cannot be
-/// empty). Whole rows are compared first: most of a picture stays the same.
-fn changed_box(before: &[u8], after: &[u8], width: u32) -> (u32, u32, u32, u32) {
+/// What changed between two pictures of the same size.
+struct Changes {
+    /// The smallest rectangle (left, top, width, height) holding every pixel that changed; one
+    /// pixel when nothing did (a GIF frame cannot be empty).
+    rect: (u32, u32, u32, u32),
+    /// For each row of the rectangle, whether any of its pixels changed.
+    rows: Vec<bool>,
+}
+
+/// Compares two RGBA pictures `width` pixels wide. Whole rows are compared first: most of a
+/// picture stays the same.
+fn changes(before: &[u8], after: &[u8], width: u32) -> Changes {
     let stride = 4 * width as usize;
     let mut bounds: Option<(u32, u32, u32, u32)> = None;
+    let mut rows = Vec::new();
     for (y, (a, b)) in before
         .chunks_exact(stride)
         .zip(after.chunks_exact(stride))
         .enumerate()
     {
         if a == b {
+            if bounds.is_some() {
+                rows.push(false);
+            }
             continue;
         }
         let differs = |x: &usize| a[4 * x..4 * x + 4] != b[4 * x..4 * x + 4];
@@ -295,9 +308,20 @@ fn changed_box(before: &[u8], after: &[u8], width: u32) -> (u32, u32, u32, u32) 
             None => (x0, y, x1, y),
             Some((bx0, by0, bx1, _)) => (bx0.min(x0), by0, bx1.max(x1), y),
         });
+        rows.push(true);
     }
     match bounds {
-        Some((x0, y0, x1, y1)) => (x0, y0, x1 - x0 + 1, y1 - y0 + 1),
-        None => (0, 0, 1, 1),
+        Some((x0, y0, x1, y1)) => {
+            // Unchanged rows after the last changed one are not in the rectangle.
+            rows.truncate((y1 - y0 + 1) as usize);
+            Changes {
+                rect: (x0, y0, x1 - x0 + 1, y1 - y0 + 1),
+                rows,
+            }
+        }
+        None => Changes {
+            rect: (0, 0, 1, 1),
+            rows: vec![false],
+        },
     }
 }
