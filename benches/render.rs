@@ -7,7 +7,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use pigeon::render::{self, Caption, Frame, RenderOptions, Theme};
-use pigeon::rules::{BoardView, Color, Coord, MoveMarks, Record, Variant, VariantPosition};
+use pigeon::rules::{BoardView, Color, Coord, MoveMarks, Variant};
 
 #[path = "../tests/suite/views.rs"]
 mod views;
@@ -51,23 +51,9 @@ fn board(c: &mut Criterion) {
     }
 }
 
-/// The frames of a 100-ply game of `variant`: legal moves picked by a fixed pseudo-random
-/// sequence (a game that ends early starts again from its start, so there are always 100).
+/// The frames of a 100-ply game of `variant`, seen from White.
 fn game(variant: Variant, plies: usize) -> (Theme, Vec<Frame>) {
-    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut record = Record::new(VariantPosition::start(variant));
-    while record.moves().len() < plies {
-        let legal = record.position().legal_move_texts();
-        if record.outcome().is_some() || legal.is_empty() {
-            record = Record::new(VariantPosition::start(variant));
-            continue;
-        }
-        seed = seed
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        let text = &legal[(seed >> 33) as usize % legal.len()];
-        record.play(text).expect("a legal move plays");
-    }
+    let record = views::random_game(variant, plies);
     let frames = render::game_frames(&record, "Ixchel", "Kukulkan", Color::White, None);
     (Theme::for_variant(variant), frames)
 }
@@ -75,7 +61,7 @@ fn game(variant: Variant, plies: usize) -> (Theme, Vec<Frame>) {
 fn replay(c: &mut Criterion) {
     let mut group = c.benchmark_group("replay");
     group.sample_size(10);
-    for variant in Variant::ALL {
+    for variant in views::REPLAYED {
         let (theme, frames) = game(variant, 100);
         let gif = render::replay_gif(theme, &frames).expect("renders");
         eprintln!("{variant} 100-ply GIF: {} bytes", gif.len());

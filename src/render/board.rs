@@ -32,6 +32,8 @@ pub(crate) struct Layout {
     pub margin: u32,
     /// The caption band above the board (0 without a caption).
     pub caption: u32,
+    /// Whether the caption band ends with the theme's legend (it has one, and it fits).
+    pub legend: bool,
     pub width: u32,
     pub height: u32,
     /// Black's view: the board turned 180 degrees.
@@ -52,10 +54,16 @@ impl Layout {
         let sq = size / u32::from(files.max(ranks));
         let margin = (sq * 9 / 20).max(22);
         let board_w = u32::from(files) * sq + 2 * margin;
-        let caption = if caption {
-            caption_font(board_w) * 3 + caption_font(board_w) / 2
-        } else {
-            0
+        let font = caption_font(board_w);
+        let legend = caption
+            && theme.legend().is_some_and(|legend| {
+                text::width(legend, legend_font(font), Weight::Regular) + 2.0 * margin as f32
+                    <= board_w as f32
+            });
+        let caption = match (caption, legend) {
+            (false, _) => 0,
+            (true, false) => font * 3 + font / 2,
+            (true, true) => font * 4 + font * 3 / 5,
         };
         Ok(Layout {
             theme,
@@ -64,6 +72,7 @@ impl Layout {
             sq,
             margin,
             caption,
+            legend,
             width: board_w,
             height: caption + u32::from(ranks) * sq + 2 * margin,
             flipped,
@@ -107,6 +116,11 @@ impl Layout {
 /// The caption font size for a picture `width` pixels wide.
 fn caption_font(width: u32) -> u32 {
     (width / 34).clamp(14, 30)
+}
+
+/// The legend's font size under a caption in `font` pixels.
+fn legend_font(font: u32) -> f32 {
+    font as f32 * 0.72
 }
 
 /// Checks that `view` fits the theme and `options` the view, before anything is drawn.
@@ -785,7 +799,7 @@ fn coordinates(svg: &mut String, layout: &Layout) {
 
 /// The caption band: the players (the side to move in bold, its disc ringed in the highlight
 /// colour), then the move number, whose turn it is (nobody's once the game is over), the
-/// deadline and the status.
+/// deadline and the status; last the theme's legend where it fits.
 fn draw_caption(canvas: &mut Pixmap, layout: &Layout, caption: &Caption) {
     let theme = layout.theme;
     let palette = theme.palette();
@@ -853,6 +867,18 @@ fn draw_caption(canvas: &mut Pixmap, layout: &Layout, caption: &Caption) {
         palette.text,
         Anchor::Middle,
     );
+    if let Some(legend) = theme.legend().filter(|_| layout.legend) {
+        text::draw(
+            canvas,
+            legend,
+            w / 2.0,
+            font * 3.85,
+            legend_font(font as u32),
+            Weight::Regular,
+            palette.text,
+            Anchor::Middle,
+        );
+    }
 }
 
 fn disc(canvas: &mut Pixmap, cx: f32, cy: f32, r: f32, color: Rgb) {

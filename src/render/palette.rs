@@ -30,7 +30,7 @@ const LOOKUP_BITS: u32 = 6;
 const UNSET: u16 = u16::MAX;
 
 /// A theme's palette and a nearest-colour table filled as colours turn up.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct Quantiser {
     palette: Vec<Rgb>,
     lookup: Vec<u16>,

@@ -2,6 +2,9 @@
 //! only the changed part of the board stored after the first frame.
 
 use std::borrow::Cow;
+use std::num::NonZeroUsize;
+use std::ops::Range;
+use std::thread;
 
 use super::palette::with_quantiser;
 use super::theme::Theme;
@@ -125,7 +128,8 @@ pub fn position_status(position: &VariantPosition) -> Option<String> {
 /// rectangle around what changed, and inside it the pixels that stayed the same are
 /// transparent (an index the frame's new pixels do not use), so that the long runs between
 /// the caption and the squares of a move compress to almost nothing. Only the changed
-/// rectangle is turned into palette indices.
+/// rectangle is turned into palette indices. The frames after the first are drawn and
+/// compressed in a few runs side by side, one per core, each from the picture before it.
 ///
 /// # Errors
 /// [`RenderError`] when there are no frames, a frame does not draw, or frames differ in size.
@@ -146,84 +150,153 @@ pub fn replay_gif(theme: Theme, frames: &[Frame]) -> Result<Vec<u8>, RenderError
     encoder
         .set_repeat(gif::Repeat::Infinite)
         .map_err(encode_error)?;
-    let delay = |n: usize| {
-        if n + 1 == frames.len() {
-            FINAL_PAUSE_CS
-        } else {
-            MOVE_DELAY_CS
-        }
-    };
-
-    // The picture on screen, as colours and as palette indices.
-    let mut indices = first.indexed()?;
     encoder
         .write_frame(&gif::Frame {
-            delay: delay(0),
+            delay: delay(0, frames.len()),
             dispose: gif::DisposalMethod::Keep,
             width: w16,
             height: h16,
-            buffer: Cow::Borrowed(&indices),
+            buffer: Cow::Owned(first.indexed()?),
             ..gif::Frame::default()
         })
         .map_err(encode_error)?;
-    let mut shown = first.pixmap;
-    for (n, frame) in frames.iter().enumerate().skip(1) {
-        let picture = draw_view(theme, &frame.view, &frame.options)?;
-        if (picture.pixmap.width(), picture.pixmap.height()) != (width, height) {
-            return Err(RenderError::Frames);
-        }
-        let (before, after) = (shown.data(), picture.pixmap.data());
-        let rect = changed_box(before, after, width);
-        with_quantiser(theme, |q| q.reindex(&picture.pixmap, &mut indices, rect));
-        let (left, top, w, h) = rect;
-        let changed = |i: usize| before[4 * i..4 * i + 4] != after[4 * i..4 * i + 4];
-        let pixels = || {
-            (top..top + h)
-                .flat_map(move |row| row * width + left..row * width + left + w)
-                .map(|i| i as usize)
-        };
-        let mut used = [false; 256];
-        pixels()
-            .filter(|&i| changed(i))
-            .for_each(|i| used[usize::from(indices[i])] = true);
-        let transparent = used.iter().position(|u| !u).map(|t| t as u8);
-        let buffer: Vec<u8> = pixels()
-            .map(|i| match transparent {
-                Some(t) if !changed(i) => t,
-                _ => indices[i],
+
+    let rest = frames.len() - 1;
+    let cores = thread::available_parallelism().map_or(1, NonZeroUsize::get);
+    let run = rest.div_ceil(cores.clamp(1, MAX_RUNS)).max(1);
+    let runs: Vec<Result<Vec<gif::Frame<'static>>, RenderError>> = thread::scope(|scope| {
+        let handles: Vec<_> = (1..frames.len())
+            .step_by(run)
+            .map(|start| {
+                let end = (start + run).min(frames.len());
+                scope.spawn(move || encode_run(theme, frames, start..end, (width, height)))
             })
             .collect();
-        encoder
-            .write_frame(&gif::Frame {
-                delay: delay(n),
-                dispose: gif::DisposalMethod::Keep,
-                transparent,
-                left: left as u16,
-                top: top as u16,
-                width: w as u16,
-                height: h as u16,
-                buffer: Cow::Owned(buffer),
-                ..gif::Frame::default()
-            })
-            .map_err(encode_error)?;
-        shown = picture.pixmap;
+        handles
+            .into_iter()
+            .map(|handle| handle.join().unwrap_or(Err(RenderError::Frames)))
+            .collect()
+    });
+    for run in runs {
+        for frame in run? {
+            encoder
+                .write_lzw_pre_encoded_frame(&frame)
+                .map_err(encode_error)?;
+        }
     }
     encoder.into_inner().map_err(encode_error)?;
     Ok(out)
 }
 
-/// The smallest rectangle (left, top, width, height) holding every pixel that changed between
-/// two RGBA pictures `width` pixels wide; one pixel when nothing did (a GIF frame cannot be
-/// empty). Whole rows are compared first: most of a picture stays the same.
-fn changed_box(before: &[u8], after: &[u8], width: u32) -> (u32, u32, u32, u32) {
+/// The most runs a replay is drawn in side by side.
+const MAX_RUNS: usize = 4;
+
+/// How long frame `n` of `count` is shown.
+fn delay(n: usize, count: usize) -> u16 {
+    if n + 1 == count {
+        FINAL_PAUSE_CS
+    } else {
+        MOVE_DELAY_CS
+    }
+}
+
+/// Draws the frames `range` (not the first) and compresses each as the change from the one
+/// before it.
+fn encode_run(
+    theme: Theme,
+    frames: &[Frame],
+    range: Range<usize>,
+    (width, height): (u32, u32),
+) -> Result<Vec<gif::Frame<'static>>, RenderError> {
+    let before = &frames[range.start - 1];
+    let before = draw_view(theme, &before.view, &before.options)?;
+    // The picture on screen, as colours and as palette indices.
+    let mut indices = before.indexed()?;
+    let mut shown = before.pixmap;
+    // A copy of the palette's lookup table, so that runs side by side do not wait for it.
+    let mut quantiser = with_quantiser(theme, |q| q.clone());
+    let mut encoded = Vec::with_capacity(range.len());
+    for n in range {
+        let frame = &frames[n];
+        let picture = draw_view(theme, &frame.view, &frame.options)?;
+        if (picture.pixmap.width(), picture.pixmap.height()) != (width, height) {
+            return Err(RenderError::Frames);
+        }
+        let (before, after) = (shown.data(), picture.pixmap.data());
+        let Changes {
+            rect: (left, top, w, h),
+            rows,
+        } = changes(before, after, width);
+        // Each row of the rectangle as a range of pixels, and whether any of them changed:
+        // most rows between the caption and a move's squares did not, and are skipped whole.
+        let rows: Vec<(Range<usize>, bool)> = (top..)
+            .zip(rows)
+            .map(|(row, changed)| {
+                let start = (row * width + left) as usize;
+                if changed {
+                    quantiser.reindex(&picture.pixmap, &mut indices, (left, row, w, 1));
+                }
+                (start..start + w as usize, changed)
+            })
+            .collect();
+        let changed = |i: usize| before[4 * i..4 * i + 4] != after[4 * i..4 * i + 4];
+        let mut used = [false; 256];
+        for (pixels, _) in rows.iter().filter(|(_, changed)| *changed) {
+            for i in pixels.clone().filter(|&i| changed(i)) {
+                used[usize::from(indices[i])] = true;
+            }
+        }
+        let transparent = used.iter().position(|u| !u).map(|t| t as u8);
+        let mut buffer = Vec::with_capacity((w * h) as usize);
+        for (pixels, row_changed) in rows {
+            match transparent {
+                None => buffer.extend_from_slice(&indices[pixels]),
+                Some(t) if !row_changed => buffer.resize(buffer.len() + pixels.len(), t),
+                Some(t) => buffer.extend(pixels.map(|i| if changed(i) { indices[i] } else { t })),
+            }
+        }
+        let mut frame = gif::Frame {
+            delay: delay(n, frames.len()),
+            dispose: gif::DisposalMethod::Keep,
+            transparent,
+            left: left as u16,
+            top: top as u16,
+            width: w as u16,
+            height: h as u16,
+            buffer: Cow::Owned(buffer),
+            ..gif::Frame::default()
+        };
+        frame.make_lzw_pre_encoded();
+        encoded.push(frame);
+        shown = picture.pixmap;
+    }
+    Ok(encoded)
+}
+
+/// What changed between two pictures of the same size.
+struct Changes {
+    /// The smallest rectangle (left, top, width, height) holding every pixel that changed; one
+    /// pixel when nothing did (a GIF frame cannot be empty).
+    rect: (u32, u32, u32, u32),
+    /// For each row of the rectangle, whether any of its pixels changed.
+    rows: Vec<bool>,
+}
+
+/// Compares two RGBA pictures `width` pixels wide. Whole rows are compared first: most of a
+/// picture stays the same.
+fn changes(before: &[u8], after: &[u8], width: u32) -> Changes {
     let stride = 4 * width as usize;
     let mut bounds: Option<(u32, u32, u32, u32)> = None;
+    let mut rows = Vec::new();
     for (y, (a, b)) in before
         .chunks_exact(stride)
         .zip(after.chunks_exact(stride))
         .enumerate()
     {
         if a == b {
+            if bounds.is_some() {
+                rows.push(false);
+            }
             continue;
         }
         let differs = |x: &usize| a[4 * x..4 * x + 4] != b[4 * x..4 * x + 4];
@@ -235,9 +308,20 @@ fn changed_box(before: &[u8], after: &[u8], width: u32) -> (u32, u32, u32, u32) 
             None => (x0, y, x1, y),
             Some((bx0, by0, bx1, _)) => (bx0.min(x0), by0, bx1.max(x1), y),
         });
+        rows.push(true);
     }
     match bounds {
-        Some((x0, y0, x1, y1)) => (x0, y0, x1 - x0 + 1, y1 - y0 + 1),
-        None => (0, 0, 1, 1),
+        Some((x0, y0, x1, y1)) => {
+            // Unchanged rows after the last changed one are not in the rectangle.
+            rows.truncate((y1 - y0 + 1) as usize);
+            Changes {
+                rect: (x0, y0, x1 - x0 + 1, y1 - y0 + 1),
+                rows,
+            }
+        }
+        None => Changes {
+            rect: (0, 0, 1, 1),
+            rows: vec![false],
+        },
     }
 }

@@ -194,6 +194,16 @@ impl Theme {
         }
     }
 
+    /// A line under the caption that tells pieces apart which newcomers confuse (Chak's two
+    /// birds), drawn where it fits.
+    #[must_use]
+    pub const fn legend(self) -> Option<&'static str> {
+        match self {
+            Theme::Chak => Some("Q quetzal: long tail, hops · V vulture: wings spread, leaps"),
+            Theme::Shakti | Theme::Chad | Theme::Chesscala => None,
+        }
+    }
+
     /// Files and ranks of the board this theme draws.
     #[must_use]
     pub const fn dimensions(self) -> (u8, u8) {

@@ -187,6 +187,24 @@ fn caption_names_the_players_and_turn() {
 }
 
 #[test]
+fn chak_caption_tells_the_birds_apart_where_it_fits() {
+    let at = |size: u32| {
+        let options = RenderOptions {
+            caption: Some(caption()),
+            side: Some(Color::White),
+            size,
+            ..RenderOptions::default()
+        };
+        square(Theme::Chak, &options, "a9").1
+    };
+    // At the default size (23-pixel caption font, 36-pixel margin) the band holds a third
+    // line: the legend of the quetzal and the vulture.
+    assert_eq!(at(render::DEFAULT_SIZE), 36 + 23 * 4 + 23 * 3 / 5);
+    // A small picture has no room for it: two lines (14-pixel font, 22-pixel margin).
+    assert_eq!(at(render::MIN_SIZE), 22 + 14 * 3 + 14 / 2);
+}
+
+#[test]
 fn shakti_holes_show_the_ground() {
     let options = RenderOptions::default();
     let png = render::render_view(Theme::Shakti, &views::shakti_start(), &options).unwrap();
@@ -419,6 +437,53 @@ fn replay_gif_has_a_frame_per_position_and_a_final_pause() {
         render::replay_gif(Theme::Chad, &[]),
         Err(RenderError::Frames)
     );
+}
+
+/// The pictures a viewer shows for each frame of a GIF: every frame's rectangle laid over the
+/// picture before it, its transparent pixels keeping what was there.
+fn gif_pictures(gif: &[u8]) -> Vec<RgbImage> {
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let mut decoder = options.read_info(gif).expect("a GIF");
+    let mut shown = RgbImage::new(u32::from(decoder.width()), u32::from(decoder.height()));
+    let mut pictures = Vec::new();
+    while let Some(frame) = decoder.read_next_frame().expect("a frame") {
+        assert_eq!(frame.dispose, gif::DisposalMethod::Keep);
+        let width = usize::from(frame.width);
+        for (i, px) in frame.buffer.chunks_exact(4).enumerate() {
+            if px[3] != 0 {
+                let x = u32::from(frame.left) + (i % width) as u32;
+                let y = u32::from(frame.top) + (i / width) as u32;
+                shown.put_pixel(x, y, Pixel([px[0], px[1], px[2]]));
+            }
+        }
+        pictures.push(shown.clone());
+    }
+    pictures
+}
+
+#[test]
+fn a_100_ply_replay_is_under_a_megabyte_and_shows_every_position_exactly() {
+    for variant in views::REPLAYED {
+        let record = views::random_game(variant, 100);
+        let frames = render::game_frames(&record, "Ixchel", "Kukulkan", Color::White, None);
+        let theme = Theme::for_variant(variant);
+        let gif = render::replay_gif(theme, &frames).unwrap();
+        assert!(
+            gif.len() <= 1_000_000,
+            "{variant}: a 100-ply replay of {} bytes",
+            gif.len()
+        );
+        let pictures = gif_pictures(&gif);
+        assert_eq!(pictures.len(), 101, "{variant}: one frame per position");
+        for (ply, (frame, shown)) in frames.iter().zip(&pictures).enumerate() {
+            let png = render::render_view(theme, &frame.view, &frame.options).unwrap();
+            assert!(
+                decode(&png) == *shown,
+                "{variant}: the replay after ply {ply} is not the board picture"
+            );
+        }
+    }
 }
 
 #[test]

@@ -1,9 +1,10 @@
 //! Board views built by hand from position texts, for drawing boards of games whose rules are
-//! not on this branch. Shared by the render tests and the render bench.
+//! not on this branch, and long games played by a fixed pseudo-random sequence, for replays.
+//! Shared by the render tests and the render bench.
 
 #![allow(dead_code)]
 
-use pigeon::rules::{BoardView, Cell, Color, Coord, PieceView};
+use pigeon::rules::{BoardView, Cell, Color, Coord, PieceView, Record, Variant, VariantPosition};
 
 /// Chak's start position (chak.md §1).
 pub const CHAK_START: &str = "rvsqkjsvr/4o4/p1p1p1p1p/9/9/9/P1P1P1P1P/4O4/RVSJKQSVR";
@@ -105,4 +106,30 @@ pub fn chesscala_start() -> BoardView {
 pub fn sq(name: &str) -> Coord {
     let (file, rank) = pigeon::rules::square::parse(name, 12, 12).expect("a square name");
     Coord::new(file, rank)
+}
+
+/// The games whose random 100-ply games are replayed in the tests and the bench. Chesscala's
+/// random games soon reach positions with so many turns that playing one takes minutes.
+pub const REPLAYED: [Variant; 3] = [Variant::Chak, Variant::Shakti, Variant::Chad];
+
+/// A game of `variant` with exactly `plies` moves, legal moves picked by a fixed pseudo-random
+/// sequence (a game that ends early starts again from its start position), so the same call
+/// always gives the same game.
+pub fn random_game(variant: Variant, plies: usize) -> Record {
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut record = Record::new(VariantPosition::start(variant));
+    while record.moves().len() < plies {
+        let position = record.position();
+        let legal = position.legal_moves();
+        if record.outcome().is_some() || legal.is_empty() {
+            record = Record::new(VariantPosition::start(variant));
+            continue;
+        }
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let text = position.move_text(&legal[(seed >> 33) as usize % legal.len()]);
+        record.play(&text).expect("a legal move plays");
+    }
+    record
 }
