@@ -123,7 +123,7 @@ async fn clocks(
     match service.tick_platform(PLATFORM).await {
         Ok(notices) => {
             for pending in notices {
-                let (place, reply) = chat::notice_reply(&pending.notice);
+                let (place, reply) = chat::notice_reply(service, &pending.notice).await;
                 print(output, boards, &reply, None, Some(&place.channel)).await?;
                 service.delivered(pending.id).await;
             }

@@ -507,6 +507,10 @@ fn outgoing(reply: &Reply) -> Outgoing {
                 None => content.push_str(&markdown_escaped(&user.name, false)),
             },
             Part::Name(user) => content.push_str(&markdown_escaped(&user.name, false)),
+            Part::Channel(channel) if channel.parse::<u64>().is_ok() => {
+                content.push_str(&format!("<#{channel}>"));
+            }
+            Part::Channel(channel) => content.push_str(&markdown_escaped(channel, false)),
         }
     }
     Outgoing {
@@ -834,8 +838,13 @@ impl Handler {
             warn!(error = %redacted(&error), "deferring an interaction failed");
             return;
         }
-        let replies =
-            chat::handle(&self.service, &asked.incoming(text.to_owned(), Vec::new())).await;
+        // A confirmed command says so, so the chat layer does not ask again.
+        let text = if confirmed {
+            format!("{text} confirm")
+        } else {
+            text.to_owned()
+        };
+        let replies = chat::handle(&self.service, &asked.incoming(text, Vec::new())).await;
         self.answer(ctx, &asked, private, Some(component.message.id), replies)
             .await;
     }
@@ -1191,7 +1200,7 @@ async fn clocks(
             }
         };
         for pending in &notices {
-            if deliver(&http, &dms, &pending.notice).await {
+            if deliver(&http, &dms, &service, &pending.notice).await {
                 service.delivered(pending.id).await;
             } else {
                 service.not_delivered(pending.id).await;
@@ -1202,8 +1211,8 @@ async fn clocks(
 
 /// Sends a notice; `true` when Discord took it (a notice for a place that is no Discord
 /// channel can never be sent, and counts as handled).
-async fn deliver(http: &Http, dms: &DirectMessages, notice: &Notice) -> bool {
-    let (place, reply) = chat::notice_reply(notice);
+async fn deliver(http: &Http, dms: &DirectMessages, service: &Service, notice: &Notice) -> bool {
+    let (place, reply) = chat::notice_reply(service, notice).await;
     let Some(spot) = Spot::of(&place) else {
         warn!(channel = %place.channel, "a notice for a place that is no Discord channel");
         return true;

@@ -378,7 +378,7 @@ async fn clocks(client: &Client, service: &Service) {
         match service.tick_platform(PLATFORM).await {
             Ok(notices) => {
                 for pending in notices {
-                    let (place, reply) = chat::notice_reply(&pending.notice);
+                    let (place, reply) = chat::notice_reply(service, &pending.notice).await;
                     let room = matrix_sdk::ruma::RoomId::parse(&place.channel)
                         .ok()
                         .and_then(|id| client.get_room(&id));
@@ -591,6 +591,14 @@ pub fn render(reply: &Reply) -> (String, String, Vec<OwnedUserId>) {
             Part::Name(user) => {
                 body.push_str(&user.name);
                 html.push_str(&escape_html(&user.name));
+            }
+            Part::Channel(room) => {
+                body.push_str(room);
+                html.push_str(&format!(
+                    "<a href=\"https://matrix.to/#/{}\">{}</a>",
+                    escape_html(room),
+                    escape_html(room)
+                ));
             }
         }
     }

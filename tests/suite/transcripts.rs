@@ -82,7 +82,7 @@ pub async fn run(name: &str) {
         } else if line == "@tick" {
             output.clear();
             for pending in service.tick().await.expect("the clocks run") {
-                let (place, reply) = chat::notice_reply(&pending.notice);
+                let (place, reply) = chat::notice_reply(&service, &pending.notice).await;
                 output.push_str(&console::format_reply(&reply, None, Some(&place.channel)));
                 service.delivered(pending.id).await;
             }
@@ -164,4 +164,9 @@ async fn a_game_against_the_bot_in_the_console() {
 #[tokio::test]
 async fn rated_games_leaderboard_and_stats() {
     run("ratings").await;
+}
+
+#[tokio::test]
+async fn replies_say_what_happened_and_what_to_do() {
+    run("replies").await;
 }
