@@ -507,6 +507,10 @@ fn outgoing(reply: &Reply) -> Outgoing {
                 None => content.push_str(&markdown_escaped(&user.name, false)),
             },
             Part::Name(user) => content.push_str(&markdown_escaped(&user.name, false)),
+            Part::Channel(channel) if channel.parse::<u64>().is_ok() => {
+                content.push_str(&format!("<#{channel}>"));
+            }
+            Part::Channel(channel) => content.push_str(&markdown_escaped(channel, false)),
         }
     }
     Outgoing {
@@ -834,8 +838,13 @@ impl Handler {
             warn!(error = %redacted(&error), "deferring an interaction failed");
             return;
         }
-        let replies =
-            chat::handle(&self.service, &asked.incoming(text.to_owned(), Vec::new())).await;
+        // A confirmed command says so, so the chat layer does not ask again.
+        let text = if confirmed {
+            format!("{text} confirm")
+        } else {
+            text.to_owned()
+        };
+        let replies = chat::handle(&self.service, &asked.incoming(text, Vec::new())).await;
         self.answer(ctx, &asked, private, Some(component.message.id), replies)
             .await;
     }

@@ -586,6 +586,14 @@ pub fn render(reply: &Reply) -> (String, String, Vec<OwnedUserId>) {
                 body.push_str(&user.name);
                 html.push_str(&escape_html(&user.name));
             }
+            Part::Channel(room) => {
+                body.push_str(room);
+                html.push_str(&format!(
+                    "<a href=\"https://matrix.to/#/{}\">{}</a>",
+                    escape_html(room),
+                    escape_html(room)
+                ));
+            }
         }
     }
     (body, html.replace('\n', "<br>"), mentioned)

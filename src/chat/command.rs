@@ -11,6 +11,8 @@ use crate::service::{Cap, ColorChoice, DAYS_PER_MOVE, DrawAction, Scope, Setting
 pub enum Command {
     /// Challenge the first mentioned user, or anyone here when nobody is mentioned.
     Challenge {
+        /// A name typed without `@`, for the player it means here.
+        opponent: Option<String>,
         variant: Option<Variant>,
         days: Option<i64>,
         color: ColorChoice,
@@ -33,7 +35,12 @@ pub enum Command {
         game: Option<i64>,
         square: Option<String>,
     },
-    Resign(Option<i64>),
+    /// Resign, once confirmed: `confirmed` when the command says so (`resign confirm`, a
+    /// platform's confirmation button).
+    Resign {
+        game: Option<i64>,
+        confirmed: bool,
+    },
     Draw {
         game: Option<i64>,
         action: DrawAction,
@@ -49,8 +56,9 @@ pub enum Command {
     Settings(SettingsChange),
     /// The best rated players here, of one game or of every game.
     Leaderboard(Option<Variant>),
-    /// A player's results and ratings here: the first mentioned user, or the writer.
-    Stats,
+    /// A player's results and ratings here: the first mentioned user, a name typed without
+    /// `@`, or the writer.
+    Stats(Option<String>),
     /// The community's caps, or a change of one (managers only).
     Limits(Option<(Cap, i64)>),
     Help(Option<String>),
@@ -74,7 +82,7 @@ pub const COMMANDS: &[Spec] = &[
     Spec {
         name: "challenge",
         aliases: &["play", "new"],
-        usage: "[@user] [game] [N days] [white|black|random] [rated|casual] [level 1-5]",
+        usage: "[@user | name] [game] [N days] [white|black|random] [rated|casual] [level 1-5]",
         summary: "challenge someone (or anyone here) to a game; default Chak, 3 days per move, \
                   rated; challenge me to play the built-in opponent (level 1-5, default 3, casual)",
     },
@@ -118,7 +126,8 @@ pub const COMMANDS: &[Spec] = &[
         name: "resign",
         aliases: &[],
         usage: "[#game]",
-        summary: "resign the game",
+        summary: "resign the game (asks first: `resign` again within a minute, or `resign \
+                  confirm`)",
     },
     Spec {
         name: "draw",
@@ -189,7 +198,7 @@ pub const COMMANDS: &[Spec] = &[
     Spec {
         name: "stats",
         aliases: &["rating"],
-        usage: "[@user]",
+        usage: "[@user | name]",
         summary: "wins, losses, draws and ratings here, with the latest rating changes",
     },
     Spec {
@@ -213,6 +222,40 @@ pub fn spec(word: &str) -> Option<&'static Spec> {
     COMMANDS
         .iter()
         .find(|spec| spec.name == word || spec.aliases.contains(&word.as_str()))
+}
+
+impl Command {
+    /// The command as typed again with the number `id` of a game or challenge, for "which
+    /// one?" replies: `resign #7`, `draw #7 accept`, `cancel 4`.
+    #[must_use]
+    pub fn with_number(&self, id: i64) -> String {
+        let draw_word = |action: &DrawAction| match action {
+            DrawAction::Offer => "offer",
+            DrawAction::Accept => "accept",
+            DrawAction::Decline => "decline",
+            DrawAction::Claim => "claim",
+        };
+        match self {
+            Command::Accept(_) => format!("accept {id}"),
+            Command::Decline(_) => format!("decline {id}"),
+            Command::Cancel(_) => format!("cancel {id}"),
+            Command::Move { text, .. } => format!("move #{id} {text}"),
+            Command::Moves {
+                square: Some(square),
+                ..
+            } => format!("moves #{id} {square}"),
+            Command::Moves { .. } => format!("moves #{id}"),
+            Command::Draw { action, .. } => format!("draw #{id} {}", draw_word(action)),
+            Command::Resign { .. } => format!("resign #{id}"),
+            Command::Abort(_) => format!("abort #{id}"),
+            Command::Rematch(_) => format!("rematch #{id}"),
+            Command::Info(_) => format!("info #{id}"),
+            Command::History(_) => format!("history #{id}"),
+            Command::Export(_) => format!("export #{id}"),
+            Command::Gif(_) => format!("gif #{id}"),
+            _ => format!("board #{id}"),
+        }
+    }
 }
 
 /// A command that did not parse, with what to do instead.
@@ -300,7 +343,23 @@ fn parse_args(spec: &'static Spec, args: &[&str]) -> Result<Command, UsageError>
                 square,
             });
         }
-        "resign" => Command::Resign(number),
+        "resign" => {
+            let confirmed = match rest.first().map(|w| w.to_ascii_lowercase()).as_deref() {
+                None => false,
+                Some("confirm" | "yes" | "sure") => true,
+                Some(other) => {
+                    return Err(fail(format!(
+                        "I don't understand \"{}\" here.",
+                        inert(other)
+                    )));
+                }
+            };
+            no_more(rest.get(1..).unwrap_or_default())?;
+            return Ok(Command::Resign {
+                game: number,
+                confirmed,
+            });
+        }
         "draw" => {
             let action = match rest.first().map(|w| w.to_ascii_lowercase()).as_deref() {
                 None | Some("offer") => DrawAction::Offer,
@@ -345,7 +404,12 @@ fn parse_args(spec: &'static Spec, args: &[&str]) -> Result<Command, UsageError>
                 .map(Command::Leaderboard)
                 .map_err(fail);
         }
-        "stats" => Command::Stats,
+        "stats" => {
+            if rest.len() > 1 {
+                return Err(fail(String::from("Name one player.")));
+            }
+            return Ok(Command::Stats(rest.first().map(|name| (*name).to_owned())));
+        }
         "limits" => return parse_limits(&rest, number).map_err(fail),
         _ => {
             let topic = (!rest.is_empty()).then(|| rest.join(" ").to_ascii_lowercase());
@@ -381,17 +445,45 @@ fn optional_variant(rest: &[&str]) -> Result<Option<Variant>, String> {
         .ok_or_else(|| crate::rules::UnknownVariant(inert(&name)).to_string())
 }
 
+/// Words a challenge may hold around its options.
+const FILLERS: &[&str] = &[
+    "days", "day", "d", "per", "move", "a", "to", "of", "game", "with", "vs", "against", "for",
+    "please",
+];
+
+/// One choice of a challenge, said once (or the same way twice): a second, different value is
+/// a conflict, refused with both values named.
+fn choose<T: PartialEq>(
+    slot: &mut Option<T>,
+    value: T,
+    what: &str,
+    shown: impl Fn(&T) -> String,
+) -> Result<(), String> {
+    match slot {
+        Some(old) if *old != value => Err(format!(
+            "You asked for {} and {}: choose one {what}.",
+            shown(old),
+            shown(&value)
+        )),
+        _ => {
+            *slot = Some(value);
+            Ok(())
+        }
+    }
+}
+
 fn parse_challenge(args: &[&str]) -> Result<Command, String> {
-    let mut variant = None;
-    let mut days = None;
-    let mut color = ColorChoice::Random;
-    let mut rated = None;
-    let mut level = None;
+    let (mut opponent, mut variant, mut days, mut color, mut rated, mut level) =
+        (None, None, None, None, None, None);
     let words: Vec<String> = args.iter().map(|w| w.to_ascii_lowercase()).collect();
     let mut words = words.iter().map(|w| w.trim_end_matches(','));
+    let mut original = args.iter().map(|w| w.trim_end_matches(','));
     while let Some(word) = words.next() {
+        let typed = original.next().unwrap_or(word);
         if let Some(found) = Variant::from_name(word) {
-            variant = Some(found);
+            choose(&mut variant, found, "game", |v: &Variant| {
+                v.name().to_owned()
+            })?;
             continue;
         }
         if let Some(number) = word
@@ -399,25 +491,34 @@ fn parse_challenge(args: &[&str]) -> Result<Command, String> {
             .or_else(|| word.strip_prefix("lvl"))
         {
             let number = if number.is_empty() {
+                original.next();
                 words.next().unwrap_or_default()
             } else {
                 number
             };
-            level = Some(number.parse::<Level>().map_err(|error| error.to_string())?);
+            let found = number.parse::<Level>().map_err(|error| error.to_string())?;
+            choose(&mut level, found, "level", |l: &Level| {
+                format!("level {}", l.number())
+            })?;
             continue;
         }
+        let side = |c: &ColorChoice| c.key().to_owned();
+        let kind = |r: &bool| String::from(if *r { "rated" } else { "casual" });
         match word {
-            "rated" => rated = Some(true),
-            "casual" | "unrated" => rated = Some(false),
-            "white" | "w" => color = ColorChoice::White,
-            "black" | "b" | "green" => color = ColorChoice::Black,
-            "random" => color = ColorChoice::Random,
-            "days" | "day" | "d" | "per" | "move" | "a" | "to" | "of" | "game" => {}
+            "rated" => choose(&mut rated, true, "kind of game", kind)?,
+            "casual" | "unrated" => choose(&mut rated, false, "kind of game", kind)?,
+            "white" | "w" => choose(&mut color, ColorChoice::White, "side", side)?,
+            "black" | "b" | "green" => choose(&mut color, ColorChoice::Black, "side", side)?,
+            "random" => choose(&mut color, ColorChoice::Random, "side", side)?,
+            word if FILLERS.contains(&word) => {}
             _ => {
                 let number = word.trim_end_matches("days").trim_end_matches("day");
                 let number = number.trim_end_matches('d');
                 match number.parse::<i64>() {
-                    Ok(n) if DAYS_PER_MOVE.contains(&n) => days = Some(n),
+                    Ok(n) if DAYS_PER_MOVE.contains(&n) => {
+                        let shown = |n: &i64| format!("{n} day{}", if *n == 1 { "" } else { "s" });
+                        choose(&mut days, n, "time per move", shown)?;
+                    }
                     Ok(_) => {
                         return Err(format!(
                             "Days per move must be from {} to {}.",
@@ -426,23 +527,38 @@ fn parse_challenge(args: &[&str]) -> Result<Command, String> {
                         ));
                     }
                     Err(_) => {
-                        return Err(format!(
-                            "I don't know a game or option called \"{}\". Games: {}.",
-                            inert(word),
-                            game_list()
-                        ));
+                        let name = inert(typed);
+                        choose(
+                            &mut opponent,
+                            name,
+                            "opponent (one person at a time)",
+                            |n: &String| n.clone(),
+                        )?;
                     }
                 }
             }
         }
     }
     Ok(Command::Challenge {
+        opponent,
         variant,
         days,
-        color,
+        color: color.unwrap_or(ColorChoice::Random),
         rated,
         level,
     })
+}
+
+/// The closest game names and challenge words to an unknown word, for "did you mean".
+#[must_use]
+pub fn challenge_words_near(word: &str) -> Vec<String> {
+    let options = Variant::ALL.iter().map(|v| v.key()).chain([
+        "rated", "casual", "white", "black", "random", "level", "days",
+    ]);
+    crate::service::closest(word, options, 3)
+        .into_iter()
+        .map(str::to_owned)
+        .collect()
 }
 
 /// Every game as its display name and stored key, for pickers such as slash-command choices.
@@ -460,32 +576,93 @@ pub fn game_list() -> String {
         .join(", ")
 }
 
+/// What `settings` can change, with its values, for replies.
+pub const SETTINGS_USAGE: &str = "`settings pings on|off`, `settings view mine|mover|white|black`";
+
+/// Reads `settings` in the words people use: `pings off`, `ping: off`, `turn pings=off`,
+/// `notifications off`, `view white`, `board view: white`, `viewpoint black`, or a value alone
+/// (`off`, `white`).
 fn parse_settings(rest: &[&str]) -> Result<Command, String> {
     let mut change = SettingsChange::default();
-    let words: Vec<String> = rest.iter().map(|w| w.to_ascii_lowercase()).collect();
-    let mut i = 0;
-    while i < words.len() {
-        let value = words.get(i + 1).map(String::as_str);
-        match (words[i].as_str(), value) {
-            ("pings" | "ping" | "pings:", Some("on" | "yes" | "true")) => {
-                change.turn_pings = Some(true);
+    let text = rest
+        .join(" ")
+        .to_ascii_lowercase()
+        .replace([':', '=', ',', ';'], " ");
+    let words: Vec<&str> = text
+        .split_whitespace()
+        .filter(|w| {
+            !matches!(
+                *w,
+                "turn" | "my" | "the" | "to" | "from" | "set" | "is" | "and"
+            )
+        })
+        .collect();
+    let mut words = words.into_iter().peekable();
+    while let Some(word) = words.next() {
+        let (setting, value) = match word {
+            "pings" | "ping" | "notifications" | "notification" | "notify" | "mentions"
+            | "alerts" => ("pings", words.next()),
+            "view" | "viewpoint" | "board" | "perspective" | "orientation" | "side" => {
+                // `board view white`: the second word names the same setting.
+                if words.peek() == Some(&"view") {
+                    words.next();
+                }
+                ("view", words.next())
             }
-            ("pings" | "ping" | "pings:", Some("off" | "no" | "false")) => {
-                change.turn_pings = Some(false);
+            "on" | "off" | "yes" | "no" | "true" | "false" => ("pings", Some(word)),
+            "mine" | "mover" | "white" | "black" => ("view", Some(word)),
+            other => {
+                return Err(format!(
+                    "\"{}\" is not a setting. You can change {SETTINGS_USAGE}.",
+                    inert(other)
+                ));
             }
-            ("view" | "viewpoint" | "board", Some(v @ ("mine" | "mover" | "white" | "black"))) => {
+        };
+        match (setting, value) {
+            ("pings", Some("on" | "yes" | "true")) => change.turn_pings = Some(true),
+            ("pings", Some("off" | "no" | "false")) => change.turn_pings = Some(false),
+            ("view", Some(v @ ("mine" | "mover" | "white" | "black"))) => {
                 change.viewpoint = Some(v.to_owned());
             }
-            (word, _) => {
+            ("pings", value) => {
                 return Err(format!(
-                    "\"{}\" is not a setting I can change.",
-                    inert(word)
+                    "{}Turn pings are on or off: `settings pings off`.",
+                    value.map_or_else(String::new, |v| format!(
+                        "\"{}\" is not on or off. ",
+                        inert(v)
+                    ))
+                ));
+            }
+            (_, value) => {
+                return Err(format!(
+                    "{}The board view is mine, mover, white or black: `settings view white`.",
+                    value.map_or_else(String::new, |v| format!(
+                        "\"{}\" is not a board view. ",
+                        inert(v)
+                    ))
                 ));
             }
         }
-        i += 2;
     }
     Ok(Command::Settings(change))
+}
+
+/// More about a command than its summary, for `help <command>`.
+fn details(name: &str) -> &'static str {
+    match name {
+        "settings" => {
+            " Turn pings off and I stop pinging you about your turn: when a game starts with \
+             your move, when your opponent has moved (also on Discord, where I'd send a direct \
+             message), and in the reminders 24 hours and 1 hour before your deadline, which \
+             then name you without a ping. You are still pinged for what waits for your \
+             answer: a challenge to you and a draw offer."
+        }
+        "resign" => {
+            " Resigning can't be taken back, so I ask first: on Discord with a button, \
+             elsewhere `resign` again within a minute (or `resign confirm` at once) resigns."
+        }
+        _ => "",
+    }
 }
 
 /// The help text: every command with its usage, or one command in detail.
@@ -509,7 +686,13 @@ pub fn help(topic: Option<&str>) -> String {
         } else {
             format!(" (also: {})", spec.aliases.join(", "))
         };
-        return format!("`{} {}`: {}{aliases}.", spec.name, spec.usage, spec.summary);
+        return format!(
+            "`{} {}`: {}{aliases}.{}",
+            spec.name,
+            spec.usage,
+            spec.summary,
+            details(spec.name)
+        );
     }
     let mut text =
         String::from("Commands (a game or challenge can be named by number, like #12):\n");
@@ -539,6 +722,7 @@ mod tests {
         assert_eq!(
             ok("challenge @bob CHAK 5 days white"),
             Command::Challenge {
+                opponent: None,
                 variant: Some(Variant::Chak),
                 days: Some(5),
                 color: ColorChoice::White,
@@ -549,6 +733,7 @@ mod tests {
         assert_eq!(
             ok("Challenge 2d black casual"),
             Command::Challenge {
+                opponent: None,
                 variant: None,
                 days: Some(2),
                 color: ColorChoice::Black,
@@ -559,6 +744,7 @@ mod tests {
         assert_eq!(
             ok("challenge @pigeon shakti level 2 rated"),
             Command::Challenge {
+                opponent: None,
                 variant: Some(Variant::Shakti),
                 days: None,
                 color: ColorChoice::Random,
@@ -581,9 +767,13 @@ mod tests {
             Command::Leaderboard(Some(Variant::Shakti))
         );
         assert_eq!(ok("top"), Command::Leaderboard(None));
-        assert_eq!(ok("stats @bob"), Command::Stats);
+        assert_eq!(ok("stats @bob"), Command::Stats(None));
+        assert_eq!(ok("stats tom"), Command::Stats(Some("tom".into())));
         assert!(parse("challenge 30 days").expect("command").is_err());
-        assert!(parse("challenge checkers").expect("command").is_err());
+        assert!(matches!(
+            ok("challenge Uma chak"),
+            Command::Challenge { opponent: Some(name), .. } if name == "Uma"
+        ));
     }
 
     #[test]
@@ -631,6 +821,36 @@ mod tests {
     }
 
     #[test]
+    fn conflicting_challenge_options_are_refused_by_name() {
+        for (text, conflict) in [
+            (
+                "challenge chak chad",
+                "You asked for Chak and Chad: choose one game.",
+            ),
+            (
+                "challenge white black",
+                "You asked for white and black: choose one side.",
+            ),
+            ("challenge 3 days 5 days", "You asked for 3 days and 5 days"),
+            ("challenge rated casual", "You asked for rated and casual"),
+            ("challenge uma vic", "You asked for uma and vic"),
+            (
+                "challenge @pigeon level 2 level 4",
+                "You asked for level 2 and level 4",
+            ),
+        ] {
+            let error = parse(text).expect("command").expect_err(text);
+            assert!(error.problem.starts_with(conflict), "{text}: {error}");
+        }
+        // The same choice twice is no conflict.
+        assert!(
+            parse("challenge chak maya white w")
+                .expect("command")
+                .is_ok()
+        );
+    }
+
+    #[test]
     fn settings_and_help() {
         let Command::Settings(change) = ok("settings pings off view white") else {
             panic!()
@@ -638,6 +858,32 @@ mod tests {
         assert_eq!(change.turn_pings, Some(false));
         assert_eq!(change.viewpoint.as_deref(), Some("white"));
         assert!(parse("settings colour pink").expect("command").is_err());
+        for wording in ["pings: off", "turn pings=off", "notifications off", "off"] {
+            let Command::Settings(change) = ok(&format!("settings {wording}")) else {
+                panic!("{wording}")
+            };
+            assert_eq!(change.turn_pings, Some(false), "{wording}");
+        }
+        for wording in [
+            "view: white",
+            "board view white",
+            "viewpoint white",
+            "white",
+        ] {
+            let Command::Settings(change) = ok(&format!("settings {wording}")) else {
+                panic!("{wording}")
+            };
+            assert_eq!(change.viewpoint.as_deref(), Some("white"), "{wording}");
+        }
+        let sideways = parse("settings view sideways")
+            .expect("command")
+            .expect_err("refused");
+        assert!(
+            sideways
+                .problem
+                .starts_with("\"sideways\" is not a board view."),
+            "{sideways}"
+        );
         let text = help(None);
         for spec in COMMANDS {
             assert!(text.contains(spec.name), "{}", spec.name);

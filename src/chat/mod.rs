@@ -9,16 +9,19 @@ pub mod command;
 pub mod inert;
 mod reply;
 mod text;
+mod typed;
 
 use crate::rules::{Color, MoveError, MoveMarks, Variant};
 use crate::service::{
     ChallengeSummary, Challenged, ColorChoice, DrawAction, DrawDone, GameState, MoveDone, Notice,
-    Place, REPLAY_MOVES, Scope, Service, ServiceError, Terms, User, Verdict, clock, picture_viewer,
-    viewpoint,
+    Place, REPLAY_MOVES, Resigning, Scope, Service, ServiceError, SettingsChange, Terms, User,
+    Verdict, clock, closest, did_you_mean, picture_viewer, viewpoint,
 };
+use crate::store::SettingsRow;
 
 pub use command::{COMMANDS, Command, Spec, UsageError, help};
-pub use reply::{Action, Part, Picture, Reply, Style};
+pub use reply::{Action, MAX_REPLY, Part, Picture, Reply, Style};
+pub use typed::ascii_forms;
 
 /// Longer messages are not read at all.
 pub const MAX_MESSAGE: usize = 2000;
@@ -49,9 +52,20 @@ pub struct Incoming {
 /// a game here awaiting it; anything else is left alone: no answer, no count against the rate
 /// limit, nothing written. Then a duplicate delivery of the same platform event is dropped,
 /// over-long and empty messages are answered, and the sender's rate limit is counted.
-/// The names of the sender and of the users mentioned are made [`inert`](inert::user).
+/// The names of the sender and of the users mentioned are made [`inert`](inert::user), and the
+/// text is read in its [ASCII forms](ascii_forms). No reply is longer than [`MAX_REPLY`]: a
+/// longer one goes as several.
 pub async fn handle(service: &Service, incoming: &Incoming) -> Vec<Reply> {
-    let incoming = &inert::incoming(incoming);
+    let mut incoming = inert::incoming(incoming);
+    incoming.text = ascii_forms(&incoming.text);
+    answer(service, &incoming)
+        .await
+        .into_iter()
+        .flat_map(|reply| reply.split(MAX_REPLY))
+        .collect()
+}
+
+async fn answer(service: &Service, incoming: &Incoming) -> Vec<Reply> {
     let text = incoming.text.trim();
     if !incoming.addressed {
         return chatter(service, incoming, text).await;
@@ -70,6 +84,15 @@ pub async fn handle(service: &Service, incoming: &Incoming) -> Vec<Reply> {
     }
     match command::parse(text) {
         Some(Ok(command)) => run(service, incoming, command).await,
+        Some(Err(usage)) if usage.name == "settings" => {
+            // A setting misread: what can be changed, and how it is set now.
+            let now = service
+                .settings(&incoming.user, &SettingsChange::default())
+                .await
+                .map(|settings| format!(" Now: {}", settings_text(&settings)))
+                .unwrap_or_default();
+            vec![Reply::private(format!("{}{now}", usage.problem))]
+        }
         Some(Err(usage)) => vec![Reply::private(usage.to_string())],
         None => bare_move(service, incoming, text).await,
     }
@@ -114,8 +137,12 @@ async fn chatter(service: &Service, incoming: &Incoming, text: &str) -> Vec<Repl
     if let Some(refusal) = admit(service, incoming).await {
         return refusal;
     }
-    match service.play(place, user, read.game, &read.text).await {
-        Ok(done) => move_and_answer(service, &done).await,
+    let command = Command::Move {
+        game: read.game,
+        text: read.text,
+    };
+    match execute(service, incoming, &command).await {
+        Ok(replies) => replies,
         Err(
             error @ (ServiceError::Move { .. }
             | ServiceError::Changed
@@ -124,42 +151,70 @@ async fn chatter(service: &Service, incoming: &Incoming, text: &str) -> Vec<Repl
             | ServiceError::TimeRanOut { .. }
             | ServiceError::GameOver { .. }
             | ServiceError::Internal(_)),
-        ) => vec![error_reply(&error)],
+        ) => error_replies(service, incoming, &command, error).await,
         Err(_) => Vec::new(),
     }
 }
 
-/// A message to the bot that is no command: a move, if it can only mean one game.
+/// A message to the bot that is no command: a move, if it can only mean one game. Text that
+/// is no move in any game of the writer's here (`hello pigeon`) is an unknown command, with
+/// the closest commands and legal moves; a move out of turn is told whose turn it is.
 async fn bare_move(service: &Service, incoming: &Incoming, text: &str) -> Vec<Reply> {
     let (place, user) = (&incoming.place, &incoming.user);
     // A move with a short remark after it is read as the move.
-    let (game, text) = match service.read_move(place, user, text).await {
-        Ok(Some(read)) => (read.game, read.text),
-        _ => (None, text.to_owned()),
-    };
-    let text = text.as_str();
-    let result = service.play(place, user, game, text).await;
-    match result {
-        Ok(done) => move_and_answer(service, &done).await,
-        Err(error) => match error {
-            ServiceError::NoGame | ServiceError::NotYourTurnAnywhere if move_shaped(text) => {
-                vec![error_reply(&error)]
-            }
-            ServiceError::Move {
-                error: MoveError::Syntax { .. },
-                ..
-            }
-            | ServiceError::NoGame
-            | ServiceError::NotYourTurnAnywhere => {
-                let word = inert::inert(text.split_whitespace().next().unwrap_or(text));
-                vec![Reply::private(format!(
-                    "I don't know the command \"{word}\", and it isn't a move in a game of yours \
-                     here. Type `help` for the commands."
-                ))]
-            }
-            other => vec![error_reply(&other)],
+    let command = match service.read_move(place, user, text).await {
+        Ok(Some(read)) => Command::Move {
+            game: read.game,
+            text: read.text,
         },
+        Ok(None)
+            if service
+                .is_move_here(place, user, text)
+                .await
+                .unwrap_or(false)
+                || move_shaped(text) =>
+        {
+            Command::Move {
+                game: None,
+                text: text.to_owned(),
+            }
+        }
+        _ => return vec![unknown_command(service, incoming, text).await],
+    };
+    match execute(service, incoming, &command).await {
+        Ok(replies) => replies,
+        Err(ServiceError::Move {
+            error: MoveError::Syntax { .. },
+            ..
+        }) => vec![unknown_command(service, incoming, text).await],
+        Err(error) => error_replies(service, incoming, &command, error).await,
     }
+}
+
+/// The answer to a first word that is no command and no move: the closest commands and,
+/// in a game awaiting the writer, the closest legal moves.
+async fn unknown_command(service: &Service, incoming: &Incoming, text: &str) -> Reply {
+    let first = text.split_whitespace().next().unwrap_or(text);
+    let words = COMMANDS
+        .iter()
+        .flat_map(|spec| std::iter::once(spec.name).chain(spec.aliases.iter().copied()))
+        .filter(|word| word.len() > 2);
+    let mut near: Vec<String> = closest(first, words, 3)
+        .into_iter()
+        .filter_map(|word| command::spec(word).map(|spec| format!("`{}`", spec.name)))
+        .collect();
+    near.dedup();
+    let moves = service
+        .moves_near(&incoming.place, &incoming.user, None, text, 3)
+        .await
+        .unwrap_or_default();
+    near.extend(moves);
+    Reply::private(format!(
+        "I don't know the command \"{}\", and it isn't a move in a game of yours here.{} \
+         Type `help` for the commands.",
+        inert::inert(first),
+        did_you_mean(&near)
+    ))
 }
 
 /// Whether a message not addressed to the bot is short enough to be a move, and so is read.
@@ -173,30 +228,163 @@ fn move_shaped(text: &str) -> bool {
 }
 
 fn error_reply(error: &ServiceError) -> Reply {
-    Reply::private(inert::error_text(error))
+    match error {
+        ServiceError::ElsewhereGame { id, channel, over } => Reply::private(format!(
+            "Game #{id} {} ",
+            if *over {
+                "was played in"
+            } else {
+                "is being played in"
+            }
+        ))
+        .channel(channel)
+        .and(if *over {
+            ": ask there."
+        } else {
+            ": answer there."
+        }),
+        other => Reply::private(inert::error_text(other)),
+    }
+}
+
+/// The reply to a failed command: "which one?" names the command typed again with a number,
+/// and a move that does not read or play gets the closest legal moves.
+async fn error_replies(
+    service: &Service,
+    incoming: &Incoming,
+    command: &Command,
+    error: ServiceError,
+) -> Vec<Reply> {
+    let error = match error {
+        ServiceError::WhichGame { candidates, .. } => {
+            let example = command.with_number(candidates.first().map_or(0, |c| c.id));
+            ServiceError::WhichGame {
+                candidates,
+                example,
+            }
+        }
+        ServiceError::WhichChallenge { candidates, .. } => {
+            let example = command.with_number(candidates.first().map_or(0, |c| c.id));
+            ServiceError::WhichChallenge {
+                candidates,
+                example,
+            }
+        }
+        other => other,
+    };
+    let mut reply = error_reply(&error);
+    if let ServiceError::Move {
+        game,
+        error: MoveError::Syntax { input, .. } | MoveError::Illegal { input, .. },
+    } = &error
+    {
+        let near = service
+            .moves_near(&incoming.place, &incoming.user, Some(*game), input, 5)
+            .await
+            .unwrap_or_default();
+        reply = reply.and(did_you_mean(&near));
+    }
+    vec![reply]
 }
 
 async fn run(service: &Service, incoming: &Incoming, command: Command) -> Vec<Reply> {
-    let result = execute(service, incoming, command).await;
-    result.unwrap_or_else(|error| vec![error_reply(&error)])
+    match execute(service, incoming, &command).await {
+        Ok(replies) => replies,
+        Err(error) => error_replies(service, incoming, &command, error).await,
+    }
+}
+
+/// The settings as a reply says them.
+fn settings_text(settings: &SettingsRow) -> String {
+    format!(
+        "Turn pings: {}. Board view: {} ({}).",
+        if settings.turn_pings { "on" } else { "off" },
+        settings.viewpoint,
+        match settings.viewpoint.as_str() {
+            "mover" => "turned to the player to move",
+            "white" => "always from White's side",
+            "black" => "always from Black's side",
+            _ => "from your own side in your games",
+        }
+    )
+}
+
+/// The one person a challenge names: a name typed without `@`, or a mention (the bot's own
+/// account is left out of the count, as Matrix lists it when it is addressed by mention).
+/// `Err` with the reply when it names a word that is no player here, or more than one person.
+async fn opponent_of(
+    service: &Service,
+    incoming: &Incoming,
+    name: Option<&str>,
+) -> Result<Option<User>, Reply> {
+    let named = match name {
+        Some(name) => match service.find_player(&incoming.place, name).await {
+            Ok(user) => Some(user),
+            Err(ServiceError::NoSuchPlayer { name, candidates }) => {
+                let mut near = candidates;
+                near.extend(command::challenge_words_near(&name));
+                return Err(Reply::private(format!(
+                    "I don't know a game, option or player here called \"{}\".{} Games: {}. \
+                     Name a player with @ (`challenge @someone chak`).",
+                    inert::inert(&name),
+                    did_you_mean(&near),
+                    command::game_list()
+                )));
+            }
+            Err(error) => return Err(error_reply(&error)),
+        },
+        None => None,
+    };
+    let mut people: Vec<&User> = named.iter().collect();
+    for user in &incoming.mentions {
+        if !people.iter().any(|p| p.id == user.id) {
+            people.push(user);
+        }
+    }
+    let others: Vec<&str> = people
+        .iter()
+        .filter(|user| !service.is_bot(user))
+        .map(|user| user.name.as_str())
+        .collect();
+    if let [first, second, ..] = others.as_slice() {
+        return Err(Reply::private(format!(
+            "You named {first} and {second}: challenge one person at a time."
+        )));
+    }
+    Ok(people.first().map(|user| (*user).clone()))
+}
+
+/// Whether `player_id` takes turn pings (on when their settings can't be read).
+async fn pings(service: &Service, player_id: i64) -> bool {
+    service
+        .settings_of(player_id)
+        .await
+        .ok()
+        .is_none_or(|settings| settings.turn_pings)
 }
 
 async fn execute(
     service: &Service,
     incoming: &Incoming,
-    command: Command,
+    command: &Command,
 ) -> Result<Vec<Reply>, ServiceError> {
+    let command = command.clone();
     let (place, user) = (&incoming.place, &incoming.user);
     let one = |reply: Reply| Ok(vec![reply]);
     match command {
         Command::Challenge {
+            opponent,
             variant,
             days,
             color,
             rated,
             level,
         } => {
-            let opponent = incoming.mentions.first();
+            let opponent = match opponent_of(service, incoming, opponent.as_deref()).await {
+                Ok(opponent) => opponent,
+                Err(refusal) => return one(refusal),
+            };
+            let opponent = opponent.as_ref();
             let terms = Terms {
                 variant: variant.unwrap_or(Variant::Chak),
                 days,
@@ -240,10 +428,29 @@ async fn execute(
             let state = service.game_for(place, user, game).await?;
             one(Reply::private(text::legal_moves(&state, square.as_deref())))
         }
-        Command::Resign(game) => {
-            let state = service.resign(place, user, game).await?;
-            let lead = format!("{} resigned game #{}.", user.name, state.row.id);
-            one(ended_reply(service, &state, &lead).await)
+        Command::Resign { game, confirmed } => {
+            match service
+                .resign_confirmed(place, user, game, confirmed)
+                .await?
+            {
+                Resigning::Resigned(state) => {
+                    let lead = format!("{} resigned game #{}.", user.name, state.row.id);
+                    one(ended_reply(service, &state, &lead).await)
+                }
+                Resigning::Confirm(state) => {
+                    let id = state.row.id;
+                    one(Reply::private(format!(
+                        "Resign game #{id} ({})? That can't be taken back. To resign, type \
+                         `resign` again within a minute (or `resign #{id} confirm`).",
+                        state.variant
+                    ))
+                    .with_action(Action::new(
+                        "Yes, resign",
+                        format!("resign #{id} confirm"),
+                        Style::Danger,
+                    )))
+                }
+            }
         }
         Command::Draw { game, action } => {
             let done = service.draw(place, user, game, action).await?;
@@ -262,7 +469,14 @@ async fn execute(
         }
         Command::Games(scope) => {
             let games = service.games(place, user, scope).await?;
-            one(Reply::private(text::game_list(&games, scope)))
+            let me = service.player(user).await?.id;
+            one(text::game_list(
+                &games,
+                scope,
+                me,
+                service.now(),
+                &place.channel,
+            ))
         }
         Command::Info(game) => {
             let state = service.game_for(place, user, game).await?;
@@ -308,17 +522,7 @@ async fn execute(
         Command::Rules(variant) => one(Reply::private(text::rules(variant))),
         Command::Settings(change) => {
             let settings = service.settings(user, &change).await?;
-            one(Reply::private(format!(
-                "Turn pings: {}. Board view: {} ({}).",
-                if settings.turn_pings { "on" } else { "off" },
-                settings.viewpoint,
-                match settings.viewpoint.as_str() {
-                    "mover" => "turned to the player to move",
-                    "white" => "always from White's side",
-                    "black" => "always from Black's side",
-                    _ => "from your own side in your games",
-                }
-            )))
+            one(Reply::private(settings_text(&settings)))
         }
         Command::Leaderboard(variant) => {
             let variants = variant.map_or_else(|| Variant::ALL.to_vec(), |v| vec![v]);
@@ -328,8 +532,15 @@ async fn execute(
             }
             one(Reply::text(text::leaderboards(&boards, variant.is_some())))
         }
-        Command::Stats => {
-            let who = incoming.mentions.first().unwrap_or(user);
+        Command::Stats(name) => {
+            let named = match name {
+                Some(name) => Some(service.find_player(place, &name).await?),
+                None => None,
+            };
+            let who = named
+                .as_ref()
+                .or_else(|| incoming.mentions.first())
+                .unwrap_or(user);
             let stats = service.stats(place, who).await?;
             one(Reply::text(text::stats(&stats)))
         }
@@ -356,7 +567,7 @@ async fn challenged_replies(
 ) -> Result<Vec<Reply>, ServiceError> {
     match challenged {
         Challenged::Open(challenge) => Ok(vec![challenge_reply(challenge)]),
-        Challenged::Bot(state) => {
+        Challenged::Started(state) => {
             let mut replies = vec![start_reply(service, state).await?];
             replies.extend(bot_answer(service, state).await);
             Ok(replies)
@@ -536,7 +747,7 @@ pub async fn move_choices(
 
 async fn start_reply(service: &Service, state: &GameState) -> Result<Reply, ServiceError> {
     let first = state.player(state.turn());
-    let ping = service.settings_of(first.id).await?.turn_pings;
+    let ping = pings(service, first.id).await;
     let kind = match (state.bot_side(), state.row.bot_level) {
         (Some(_), Some(level)) => format!(" A casual game against me at level {level}."),
         _ if state.row.rated => String::from(" The game is rated."),
@@ -597,10 +808,7 @@ async fn move_replies(service: &Service, done: &MoveDone) -> Vec<Reply> {
             reply = reply.and(note);
         }
     } else if let Some(next) = state.to_move() {
-        let ping = service
-            .settings_of(next.id)
-            .await
-            .is_ok_and(|s| s.turn_pings);
+        let ping = pings(service, next.id).await;
         let deadline = state
             .row
             .deadline
@@ -748,13 +956,13 @@ async fn draw_reply(
 }
 
 /// The message for something the clock made happen, and where to say it; an ended game's
-/// and a move's carry the board.
+/// and a move's carry the board. A player who turned their pings off is named without a ping.
 pub async fn notice_reply(service: &Service, notice: &Notice) -> (Place, Reply) {
     match notice {
         Notice::Reminder { place, game, left } => {
             let reply = match game.to_move() {
                 Some(player) => Reply::text("Reminder: ")
-                    .to_move(user_of(player), true)
+                    .to_move(user_of(player), pings(service, player.id).await)
                     .and(format!(
                         ", it's your move in game #{} ({}); {} left.",
                         game.row.id,
@@ -789,7 +997,7 @@ pub async fn notice_reply(service: &Service, notice: &Notice) -> (Place, Reply) 
                         .map(|played| done.before.move_marks(&played.mv));
                     let picture = board_picture(service, game, last, Some(player.id)).await;
                     Reply::text(format!("{lead} "))
-                        .to_move(user_of(player), true)
+                        .to_move(user_of(player), pings(service, player.id).await)
                         .and(format!(
                             ", your move.{}",
                             text::final_turn_note(game).unwrap_or_default()
@@ -806,7 +1014,7 @@ pub async fn notice_reply(service: &Service, notice: &Notice) -> (Place, Reply) 
                 (Some(player), Some(deadline)) => Reply::text(format!(
                     "Pigeon was not running for {by}, so nobody could move. "
                 ))
-                .to_move(user_of(player), true)
+                .to_move(user_of(player), pings(service, player.id).await)
                 .and(format!(
                     ", your deadline in game #{} ({}) moved on by {by}, to {}.",
                     game.row.id,

@@ -15,7 +15,27 @@ pub enum Part {
     Mention(User),
     /// A user's name without a ping (their turn pings are off), meant literally.
     Name(User),
+    /// A channel of the platform, by its id (a Discord channel or thread, a Matrix room, a
+    /// console channel): each platform shows it as a link or a name.
+    Channel(String),
 }
+
+impl Part {
+    /// The part as plain text: mentions written `@name`, channels `#channel`.
+    #[must_use]
+    pub fn plain(&self) -> String {
+        match self {
+            Part::Text(text) => text.clone(),
+            Part::Mention(user) => format!("@{}", user.name),
+            Part::Name(user) => user.name.clone(),
+            Part::Channel(channel) => format!("#{channel}"),
+        }
+    }
+}
+
+/// The longest reply text, in characters: Discord's limit of 2,000 with room for the escapes
+/// of its markdown. Longer replies are split into several messages.
+pub const MAX_REPLY: usize = 1800;
 
 /// A board picture or an animated replay.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -137,6 +157,13 @@ impl Reply {
         self.name(user, ping)
     }
 
+    /// Appends a channel.
+    #[must_use]
+    pub fn channel(mut self, channel: &str) -> Reply {
+        self.parts.push(Part::Channel(channel.to_owned()));
+        self
+    }
+
     /// Attaches a picture.
     #[must_use]
     pub fn with_picture(mut self, picture: Option<Picture>) -> Reply {
@@ -166,13 +193,111 @@ impl Reply {
     /// The text with mentions written `@name`, as the console shows it.
     #[must_use]
     pub fn plain(&self) -> String {
-        self.parts
-            .iter()
-            .map(|part| match part {
-                Part::Text(text) => text.clone(),
-                Part::Mention(user) => format!("@{}", user.name),
-                Part::Name(user) => user.name.clone(),
+        self.parts.iter().map(Part::plain).collect()
+    }
+
+    /// The reply as messages of at most `limit` characters each: cut at line breaks where it
+    /// can, else between words. The first message keeps the picture, the answers offered, the
+    /// start of a game and the turn; every one keeps the reply's privacy.
+    #[must_use]
+    pub fn split(self, limit: usize) -> Vec<Reply> {
+        let length = |part: &Part| part.plain().chars().count();
+        if self.parts.iter().map(length).sum::<usize>() <= limit {
+            return vec![self];
+        }
+        let mut chunks: Vec<Vec<Part>> = vec![Vec::new()];
+        let mut size = 0;
+        for part in self.parts {
+            let pieces = match part {
+                Part::Text(text) => cut(&text, limit).into_iter().map(Part::Text).collect(),
+                other => vec![other],
+            };
+            for piece in pieces {
+                let len = length(&piece);
+                if size > 0 && size + len > limit {
+                    chunks.push(Vec::new());
+                    size = 0;
+                }
+                size += len;
+                chunks.last_mut().expect("one chunk at least").push(piece);
+            }
+        }
+        let mut first = Some((self.picture, self.actions, self.started, self.turn));
+        chunks
+            .into_iter()
+            .filter(|parts| !parts.is_empty())
+            .map(|mut parts| {
+                if let Some(Part::Text(text)) = parts.first_mut() {
+                    *text = text.trim_start().to_owned();
+                }
+                let (picture, actions, started, turn) = first.take().unwrap_or_default();
+                Reply {
+                    parts,
+                    picture,
+                    private: self.private,
+                    actions,
+                    started,
+                    turn,
+                }
             })
             .collect()
+    }
+}
+
+/// `text` in pieces of at most `limit` characters, cut after the last line break in each, or
+/// else the last space, or else at the limit.
+fn cut(text: &str, limit: usize) -> Vec<String> {
+    let mut pieces = Vec::new();
+    let mut rest = text;
+    while rest.chars().count() > limit {
+        let end = rest
+            .char_indices()
+            .nth(limit)
+            .map_or(rest.len(), |(at, _)| at);
+        let head = &rest[..end];
+        let at = head
+            .rfind('\n')
+            .or_else(|| head.rfind(' '))
+            .filter(|&at| at > 0)
+            .map_or(end, |at| at + 1);
+        pieces.push(rest[..at].to_owned());
+        rest = &rest[at..];
+    }
+    pieces.push(rest.to_owned());
+    pieces
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_replies_split_at_lines_and_keep_their_picture_first() {
+        let line = "x".repeat(30);
+        let text = vec![line.as_str(); 100].join("\n");
+        let picture = Picture {
+            name: String::from("p.png"),
+            data: Vec::new(),
+            mime: "image/png",
+            size: (1, 1),
+        };
+        let reply = Reply::private(text.clone()).with_picture(Some(picture));
+        let parts = reply.split(200);
+        assert!(parts.len() > 10);
+        assert!(
+            parts
+                .iter()
+                .all(|r| r.plain().chars().count() <= 200 && r.private)
+        );
+        assert!(parts[0].picture.is_some() && parts[1].picture.is_none());
+        let joined: Vec<String> = parts.iter().map(Reply::plain).collect();
+        assert_eq!(joined.concat().replace('\n', ""), text.replace('\n', ""));
+        let words = Reply::text("word ".repeat(100)).split(42);
+        assert!(
+            words
+                .iter()
+                .all(|r| r.plain().len() <= 42 && !r.plain().starts_with(' '))
+        );
+        assert_eq!(Reply::text("short").split(42).len(), 1);
     }
 }

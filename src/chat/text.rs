@@ -1,5 +1,6 @@
 //! Longer texts of replies: move lists, game records, rules, lists of games.
 
+use super::Reply;
 use super::inert::inert;
 use crate::rules::{Color, Coord, Variant, VariantPosition, square};
 use crate::service::{Cap, Caps, GameState, GameSummary, Scope, Stats, clock, result_words};
@@ -37,6 +38,50 @@ pub fn legal_moves(state: &GameState, from: Option<&str>) -> String {
         );
     }
     let count = texts.len();
+    let id = state.row.id;
+    if count > MAX_MOVES {
+        // Too many to list: grouped by the square they start from, or (from one square) by
+        // the first move of the turn, with the way to see one group.
+        let key = |mv: &crate::rules::VariantMove, text: &str| match from {
+            None => position
+                .move_marks(mv)
+                .from
+                .first()
+                .map_or_else(|| text.to_owned(), |coord| coord.name()),
+            Some(_) => text.split_whitespace().next().unwrap_or(text).to_owned(),
+        };
+        let mut groups: Vec<(String, usize)> = Vec::new();
+        let mut keyed: Vec<String> = moves
+            .iter()
+            .map(|mv| key(mv, &position.display_move(mv)))
+            .collect();
+        keyed.sort();
+        for k in keyed {
+            match groups.last_mut() {
+                Some((last, n)) if *last == k => *n += 1,
+                _ => groups.push((k, 1)),
+            }
+        }
+        if groups.len() < count {
+            let listed: Vec<String> = groups.iter().map(|(k, n)| format!("{k} ({n})")).collect();
+            let (by, how) = match from {
+                None => (
+                    "square",
+                    format!("`moves #{id} {}` lists those from one square", groups[0].0),
+                ),
+                Some(_) => (
+                    "first move",
+                    String::from("type a first move alone to see how the turn can go on"),
+                ),
+            };
+            return format!(
+                "{side} has {count} legal moves{label} in game #{id}, too many to list. By \
+                 {by}: {}. {}.",
+                listed.join(", "),
+                uppercase_first(&how)
+            );
+        }
+    }
     let more = count.saturating_sub(MAX_MOVES);
     texts.truncate(MAX_MOVES);
     let tail = if more > 0 {
@@ -45,10 +90,16 @@ pub fn legal_moves(state: &GameState, from: Option<&str>) -> String {
         String::new()
     };
     format!(
-        "Legal moves of {side}{label} in game #{} ({count}): {}{tail}.",
-        state.row.id,
+        "Legal moves of {side}{label} in game #{id} ({count}): {}{tail}.",
         texts.join(", ")
     )
+}
+
+fn uppercase_first(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
 }
 
 /// One line about the game: who plays whom, whose move, the deadline or the result.
@@ -252,20 +303,62 @@ pub fn export(state: &GameState) -> String {
     text
 }
 
-/// The games of a list, one a line.
-pub fn game_list(games: &[GameSummary], scope: Scope) -> String {
+/// The games of a list, one a line, each with whose turn it is and the deadline (how long
+/// is left and until when); for the player's own games (`Mine`, of player `me`) the opponent
+/// and where the game is played, for the channel's both players.
+pub fn game_list(games: &[GameSummary], scope: Scope, me: i64, now: i64, here: &str) -> Reply {
     if games.is_empty() {
-        return match scope {
-            Scope::Mine => String::from("You have no games yet. Start one with `challenge`."),
-            Scope::Channel => String::from("No games have been played here yet."),
-        };
+        return Reply::private(match scope {
+            Scope::Mine => "You have no games yet. Start one with `challenge`.",
+            Scope::Channel => "No games have been played here yet.",
+        });
     }
-    let title = match scope {
-        Scope::Mine => "Your games",
-        Scope::Channel => "Games here",
-    };
-    let lines: Vec<String> = games.iter().map(|g| format!("  {g}")).collect();
-    format!("{title}:\n{}", lines.join("\n"))
+    let mut reply = Reply::private(match scope {
+        Scope::Mine => "Your games:",
+        Scope::Channel => "Games here:",
+    });
+    for game in games {
+        let white = game.players.0 == me;
+        let (mine, theirs) = if white {
+            (&game.white, &game.black)
+        } else {
+            (&game.black, &game.white)
+        };
+        let mut line = match scope {
+            Scope::Mine => format!("\n  #{} {} vs {theirs}", game.id, game.variant),
+            Scope::Channel => format!(
+                "\n  #{} {}: {} vs {}",
+                game.id, game.variant, game.white, game.black
+            ),
+        };
+        match (&game.to_move, &game.result) {
+            (Some(name), _) => {
+                if scope == Scope::Mine && name == mine && name != theirs {
+                    line.push_str(": your move");
+                } else {
+                    line.push_str(&format!(": {name}'s move"));
+                }
+                if let Some(deadline) = game.deadline {
+                    line.push_str(&format!(
+                        ", {} left (until {})",
+                        clock::format_duration(deadline - now),
+                        clock::format_utc(deadline)
+                    ));
+                }
+            }
+            (None, Some(result)) => line.push_str(&format!(": {result}")),
+            (None, None) => {}
+        }
+        reply = reply.and(line);
+        if scope == Scope::Mine {
+            reply = if game.channel == here {
+                reply.and(", here")
+            } else {
+                reply.and(", in ").channel(&game.channel)
+            };
+        }
+    }
+    reply
 }
 
 /// The short rules of a game, or the list of games.

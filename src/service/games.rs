@@ -5,16 +5,9 @@ use std::collections::hash_map::Entry;
 
 use tracing::{info, instrument};
 
-use super::caps::Adding;
-use super::{
-    CHALLENGE_LIFETIME, ChallengeSummary, DAY, DAYS_PER_MOVE, DEFAULT_DAYS, GameState, GameSummary,
-    Place, Service, ServiceError, Terms, User, reason_key,
-};
+use super::{DAY, GameState, GameSummary, Place, Service, ServiceError, User, reason_key};
 use crate::rules::{Color, EndReason, Outcome, Played, Variant, VariantPosition};
-use crate::store::{
-    AppendMoves, ChallengeRow, GameRow, NewChallenge, NewGame, NewNotice, PlayerRow, SettingsRow,
-    StoreError,
-};
+use crate::store::{AppendMoves, GameRow, NewNotice, PlayerRow, SettingsRow};
 
 /// The colour a challenger asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -45,7 +38,7 @@ impl ColorChoice {
         }
     }
 
-    fn of(color: Color) -> ColorChoice {
+    pub(super) fn of(color: Color) -> ColorChoice {
         match color {
             Color::White => ColorChoice::White,
             Color::Black => ColorChoice::Black,
@@ -116,16 +109,6 @@ impl MoveDone {
     }
 }
 
-/// What a challenge did: a challenge waiting for an answer, or a game against the bot that
-/// started at once.
-#[derive(Debug, Clone)]
-pub enum Challenged {
-    /// The challenge waits for the opponent (or anyone here).
-    Open(Box<ChallengeSummary>),
-    /// A game against the bot started.
-    Bot(Box<GameState>),
-}
-
 /// What a draw request did.
 #[derive(Debug, Clone)]
 pub enum DrawDone {
@@ -146,319 +129,7 @@ pub(super) fn score(outcome: Outcome) -> &'static str {
 }
 
 impl Service {
-    /// Challenges `opponent` (or anyone in the channel) to a rated game between people; see
-    /// [`Service::challenge_with`] for every choice and for games against the bot.
-    ///
-    /// # Errors
-    /// [`ServiceError::SelfChallenge`], [`ServiceError::BadDays`], or `Internal`.
-    pub async fn challenge(
-        &self,
-        place: &Place,
-        user: &User,
-        opponent: Option<&User>,
-        variant: Variant,
-        days: Option<i64>,
-        color: ColorChoice,
-    ) -> Result<ChallengeSummary, ServiceError> {
-        let terms = Terms {
-            days,
-            color,
-            ..Terms::new(variant)
-        };
-        let me = self.player(user).await?;
-        self.challenge_people(place, &me, opponent, &terms).await
-    }
-
-    /// Challenges `opponent` (or anyone in the channel) on `terms`. A challenge to the bot
-    /// itself starts a casual game against the built-in opponent at once.
-    ///
-    /// # Errors
-    /// [`ServiceError::SelfChallenge`], [`ServiceError::BadDays`],
-    /// [`ServiceError::RatedBotGame`], [`ServiceError::LevelForPerson`], or `Internal`.
-    #[instrument(skip_all, fields(platform = %place.platform, game = terms.variant.key()))]
-    pub async fn challenge_with(
-        &self,
-        place: &Place,
-        user: &User,
-        opponent: Option<&User>,
-        terms: &Terms,
-    ) -> Result<Challenged, ServiceError> {
-        let me = self.player(user).await?;
-        if let Some(bot) = opponent
-            .filter(|opponent| self.is_bot(opponent))
-            .and_then(|opponent| self.bot(&opponent.platform))
-        {
-            if self.is_bot(user) {
-                return Err(ServiceError::SelfChallenge);
-            }
-            let state = self.start_bot_game(place, &me, &bot, terms, None).await?;
-            return Ok(Challenged::Bot(Box::new(state)));
-        }
-        if terms.level.is_some() {
-            let bot = self
-                .bot(&place.platform)
-                .map_or_else(|| String::from("pigeon"), |bot| bot.name);
-            return Err(ServiceError::LevelForPerson { bot });
-        }
-        self.challenge_people(place, &me, opponent, terms)
-            .await
-            .map(|challenge| Challenged::Open(Box::new(challenge)))
-    }
-
-    /// A challenge between people, rated unless the terms say casual.
-    async fn challenge_people(
-        &self,
-        place: &Place,
-        me: &PlayerRow,
-        opponent: Option<&User>,
-        terms: &Terms,
-    ) -> Result<ChallengeSummary, ServiceError> {
-        let days = terms.days.unwrap_or(DEFAULT_DAYS);
-        if !DAYS_PER_MOVE.contains(&days) {
-            return Err(ServiceError::BadDays);
-        }
-        let challenged = match opponent {
-            Some(opponent) => {
-                let them = self.player(opponent).await?;
-                if them.id == me.id {
-                    return Err(ServiceError::SelfChallenge);
-                }
-                self.check_repeat_challenge(place, me, &them, terms.variant.key())
-                    .await?;
-                Some(them.id)
-            }
-            None => None,
-        };
-        let rated = terms.rated.unwrap_or(true);
-        self.create_challenge(place, me, challenged, terms, days, rated)
-            .await
-    }
-
-    async fn create_challenge(
-        &self,
-        place: &Place,
-        me: &PlayerRow,
-        challenged: Option<i64>,
-        terms: &Terms,
-        days: i64,
-        rated: bool,
-    ) -> Result<ChallengeSummary, ServiceError> {
-        self.check_caps(place, me, Adding::Challenge, true).await?;
-        let (variant, color) = (terms.variant, terms.color);
-        let now = self.now();
-        let row = self
-            .store
-            .create_challenge(&NewChallenge {
-                platform: &place.platform,
-                channel: &place.channel,
-                challenger_id: me.id,
-                challenged_id: challenged,
-                game_key: variant.key(),
-                days_per_move: days,
-                color: color.key(),
-                now,
-                expires_at: now + CHALLENGE_LIFETIME,
-                community: &place.community,
-                rated,
-            })
-            .await?;
-        info!(challenge = row.id, "challenge created");
-        self.summarise_challenge(row).await
-    }
-
-    /// Accepts a challenge (the one given, or the only one open to the user here) and starts
-    /// its game. Of two people accepting one open challenge at once, one gets the game.
-    ///
-    /// # Errors
-    /// No such, expired, closed or someone else's challenge, or several to choose from.
-    #[instrument(skip_all, fields(platform = %place.platform))]
-    pub async fn accept(
-        &self,
-        place: &Place,
-        user: &User,
-        id: Option<i64>,
-    ) -> Result<GameState, ServiceError> {
-        let me = self.player(user).await?;
-        let row = self
-            .pick_challenge(place, &me, id, |c| {
-                c.challenger_id != me.id && c.challenged_id.is_none_or(|x| x == me.id)
-            })
-            .await?;
-        if row.challenger_id == me.id {
-            return Err(ServiceError::OwnChallenge(row.id));
-        }
-        if let Some(challenged) = row.challenged_id
-            && challenged != me.id
-        {
-            let name = self.name_of(challenged).await?;
-            return Err(ServiceError::NotYourChallenge { id: row.id, name });
-        }
-        let place = super::clocks::challenge_place(&row);
-        self.check_caps(&place, &me, Adding::Game, true).await?;
-        if let Some(challenger) = self.store.player_by_id(row.challenger_id).await? {
-            self.check_caps(&place, &challenger, Adding::Game, false)
-                .await?;
-        }
-        let now = self.now();
-        let variant = Variant::from_name(&row.game_key)
-            .ok_or_else(|| super::internal(&"challenge of an unknown game"))?;
-        let challenger_white = match ColorChoice::from_key(&row.color) {
-            ColorChoice::White => true,
-            ColorChoice::Black => false,
-            ColorChoice::Random => fastrand::bool(),
-        };
-        let (white_id, black_id) = if challenger_white {
-            (row.challenger_id, me.id)
-        } else {
-            (me.id, row.challenger_id)
-        };
-        let start = VariantPosition::start(variant).to_text();
-        let game = NewGame {
-            platform: &row.platform,
-            channel: &row.channel,
-            game_key: variant.key(),
-            start_position: &start,
-            white_id,
-            black_id,
-            days_per_move: row.days_per_move,
-            deadline: now + row.days_per_move * DAY,
-            rematch_of: None,
-            now,
-            community: row.community.as_deref().unwrap_or(&row.channel),
-            rated: row.rated,
-            bot: None,
-        };
-        match self.store.accept_challenge(row.id, &game).await {
-            Ok(game) => {
-                info!(challenge = row.id, game = game.id, "challenge accepted");
-                self.load(game.id).await
-            }
-            Err(StoreError::Conflict) => Err(ServiceError::ChallengeClosed {
-                id: row.id,
-                status: String::from("just accepted by someone else"),
-            }),
-            Err(other) => Err(other.into()),
-        }
-    }
-
-    /// Declines a challenge made to the user.
-    ///
-    /// # Errors
-    /// No such or closed challenge, or one for someone else.
-    pub async fn decline(
-        &self,
-        place: &Place,
-        user: &User,
-        id: Option<i64>,
-    ) -> Result<ChallengeSummary, ServiceError> {
-        let me = self.player(user).await?;
-        let row = self
-            .pick_challenge(place, &me, id, |c| c.challenged_id == Some(me.id))
-            .await?;
-        if row.challenged_id != Some(me.id) {
-            let name = match row.challenged_id {
-                Some(other) => self.name_of(other).await?,
-                None => String::from("anyone (an open challenge can't be declined)"),
-            };
-            return Err(ServiceError::NotYourChallenge { id: row.id, name });
-        }
-        self.close_challenge(row, "declined").await
-    }
-
-    /// Cancels the user's own challenge.
-    ///
-    /// # Errors
-    /// No such or closed challenge, or someone else's.
-    pub async fn cancel(
-        &self,
-        place: &Place,
-        user: &User,
-        id: Option<i64>,
-    ) -> Result<ChallengeSummary, ServiceError> {
-        let me = self.player(user).await?;
-        let row = self
-            .pick_challenge(place, &me, id, |c| c.challenger_id == me.id)
-            .await?;
-        if row.challenger_id != me.id {
-            let name = self.name_of(row.challenger_id).await?;
-            return Err(ServiceError::NotYourChallengeToCancel { id: row.id, name });
-        }
-        self.close_challenge(row, "cancelled").await
-    }
-
-    async fn close_challenge(
-        &self,
-        row: ChallengeRow,
-        status: &str,
-    ) -> Result<ChallengeSummary, ServiceError> {
-        if !self.store.close_challenge(row.id, status).await? {
-            let now_status = self
-                .store
-                .challenge(row.id)
-                .await?
-                .map_or_else(String::new, |c| c.status);
-            return Err(ServiceError::ChallengeClosed {
-                id: row.id,
-                status: now_status,
-            });
-        }
-        let mut summary = self.summarise_challenge(row).await?;
-        status.clone_into(&mut summary.status);
-        Ok(summary)
-    }
-
-    /// The challenge a command means: the one named, or the only open one here that `fits`.
-    async fn pick_challenge(
-        &self,
-        place: &Place,
-        me: &PlayerRow,
-        id: Option<i64>,
-        fits: impl Fn(&ChallengeRow) -> bool,
-    ) -> Result<ChallengeRow, ServiceError> {
-        let now = self.now();
-        let row = match id {
-            // A challenge of another community answers exactly like one that does not exist.
-            Some(id) => self
-                .store
-                .challenge(id)
-                .await?
-                .filter(|row| place.holds(&row.platform, row.community.as_deref(), &row.channel))
-                .ok_or(ServiceError::NoSuchChallenge(id))?,
-            None => {
-                let open = self
-                    .store
-                    .open_challenges(&place.platform, &place.channel, me.id)
-                    .await?;
-                let mut fitting: Vec<ChallengeRow> = open
-                    .into_iter()
-                    .filter(|c| c.expires_at > now && fits(c))
-                    .collect();
-                match fitting.len() {
-                    0 => return Err(ServiceError::NoChallenge),
-                    1 => fitting.remove(0),
-                    _ => {
-                        let mut summaries = Vec::new();
-                        for row in fitting {
-                            summaries.push(self.summarise_challenge(row).await?);
-                        }
-                        return Err(ServiceError::WhichChallenge(summaries));
-                    }
-                }
-            }
-        };
-        if row.status == "expired" || (row.status == "open" && row.expires_at <= now) {
-            return Err(ServiceError::ChallengeExpired(row.id));
-        }
-        if row.status != "open" {
-            return Err(ServiceError::ChallengeClosed {
-                id: row.id,
-                status: row.status,
-            });
-        }
-        Ok(row)
-    }
-
-    async fn name_of(&self, player_id: i64) -> Result<String, ServiceError> {
+    pub(super) async fn name_of(&self, player_id: i64) -> Result<String, ServiceError> {
         Ok(self
             .store
             .player_by_id(player_id)
@@ -628,7 +299,11 @@ impl Service {
             return Err(ServiceError::NoSuchGame(id));
         }
         if row.channel != place.channel {
-            return Err(ServiceError::ElsewhereGame(id));
+            return Err(ServiceError::ElsewhereGame {
+                id,
+                channel: row.channel,
+                over: row.status != "active",
+            });
         }
         self.load(id).await
     }
@@ -693,7 +368,7 @@ impl Service {
     }
 
     /// An active game of the user, as a player.
-    async fn my_active_game(
+    pub(super) async fn my_active_game(
         &self,
         place: &Place,
         user: &User,
@@ -813,52 +488,6 @@ impl Service {
         self.finish_with(state, outcome, reason, None).await
     }
 
-    /// Offers the opponent of a finished game a new one with colours swapped.
-    ///
-    /// # Errors
-    /// The game is still on, not a player, no game.
-    pub async fn rematch(
-        &self,
-        place: &Place,
-        user: &User,
-        game: Option<i64>,
-    ) -> Result<Challenged, ServiceError> {
-        let me = self.player(user).await?;
-        let state = self.game_for(place, user, game).await?;
-        let color = state
-            .color_of(me.id)
-            .ok_or(ServiceError::NotAPlayer(state.row.id))?;
-        if state.is_active() {
-            return Err(ServiceError::RematchTooEarly(state.row.id));
-        }
-        let opponent = state.player(color.other()).id;
-        let here = super::place_of(&state.row);
-        let days = state.row.days_per_move;
-        let terms = Terms {
-            days: Some(days),
-            color: ColorChoice::of(color.other()),
-            rated: Some(state.row.rated),
-            level: state
-                .row
-                .bot_level
-                .and_then(|level| u8::try_from(level).ok())
-                .and_then(crate::engine::Level::new),
-            ..Terms::new(state.variant)
-        };
-        if state.bot_side().is_some()
-            && let Some(bot) = self.bot(&state.row.platform)
-        {
-            let rematch_of = Some(state.row.id);
-            let game = self
-                .start_bot_game(&here, &me, &bot, &terms, rematch_of)
-                .await?;
-            return Ok(Challenged::Bot(Box::new(game)));
-        }
-        self.create_challenge(&here, &me, Some(opponent), &terms, days, state.row.rated)
-            .await
-            .map(|challenge| Challenged::Open(Box::new(challenge)))
-    }
-
     /// Lists games: the user's, or this channel's; active ones first.
     ///
     /// # Errors
@@ -912,6 +541,9 @@ impl Service {
                 black,
                 to_move,
                 result,
+                players: (row.white_id, row.black_id),
+                deadline: row.deadline.filter(|_| row.status == "active"),
+                channel: row.channel.clone(),
             });
         }
         Ok(out)

@@ -4,14 +4,17 @@
 
 mod bot;
 mod caps;
+mod challenges;
 pub mod clock;
 mod clocks;
 mod games;
 mod limits;
+mod names;
 mod pictures;
 mod ratings;
 mod reading;
 mod timer;
+mod resigning;
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -26,16 +29,17 @@ use crate::store::{ChallengeRow, GameRow, PlayerRow, Store, StoreError};
 pub use crate::store::LEASE as NOTICE_LEASE;
 pub use bot::{Terms, bot_side};
 pub use caps::{Cap, Caps};
+pub use challenges::Challenged;
 pub use clock::{Clock, DAY, HOUR, ManualClock, SystemClock};
 pub use clocks::{EVENT_MEMORY, Notice, Pending, place_of};
-pub use games::{
-    Challenged, ColorChoice, DrawAction, DrawDone, MoveDone, Scope, SettingsChange, color_key,
-};
+pub use games::{ColorChoice, DrawAction, DrawDone, MoveDone, Scope, SettingsChange, color_key};
 pub use limits::{RateLimit, RateLimiter, Verdict};
+pub use names::closest;
 pub use pictures::{Image, REPLAY_MOVES, picture_viewer, result_words, viewpoint};
 pub use ratings::{HISTORY_SIZE, LEADERBOARD_SIZE, Stats, updated};
 pub use reading::ReadMove;
 pub use timer::Timer;
+pub use resigning::{CONFIRM_WINDOW, Resigning};
 
 /// Shortest and longest time per move, in days.
 pub const DAYS_PER_MOVE: std::ops::RangeInclusive<i64> = 1..=14;
@@ -126,6 +130,12 @@ pub struct GameSummary {
     pub to_move: Option<String>,
     /// The result and reason once it is over.
     pub result: Option<String>,
+    /// The players' ids, White's then Black's.
+    pub players: (i64, i64),
+    /// When the player to move runs out of time (none while the bot is to move).
+    pub deadline: Option<i64>,
+    /// The platform's id of the channel the game is played in.
+    pub channel: String,
 }
 
 impl fmt::Display for GameSummary {
@@ -164,8 +174,14 @@ pub enum ServiceError {
     NotAPlayer(i64),
     #[error("There is no game #{0}. `games` lists yours.")]
     NoSuchGame(i64),
-    #[error("Game #{0} is being played in another channel; answer there.")]
-    ElsewhereGame(i64),
+    /// A game of the user's that lives in another channel (`channel`, the platform's id);
+    /// the chat layer names the channel.
+    #[error("{}", elsewhere(*.id, *.over))]
+    ElsewhereGame {
+        id: i64,
+        channel: String,
+        over: bool,
+    },
     #[error("You have no game going on here. Start one with `challenge @someone chak`.")]
     NoGame,
     #[error("Which game? {}. Add the game number, for example `{example}`.", list(.candidates))]
@@ -200,8 +216,12 @@ pub enum ServiceError {
     NoSuchChallenge(i64),
     #[error("There is no open challenge for you here. Send one with `challenge @someone chak`.")]
     NoChallenge,
-    #[error("Which challenge? {}. Add its number, for example `accept {}`.", list(.0), .0.first().map_or(0, |c| c.id))]
-    WhichChallenge(Vec<ChallengeSummary>),
+    /// Several challenges fit; `example` is the command with the first one's number.
+    #[error("Which challenge? {}. Add its number, for example `{example}`.", list(.candidates))]
+    WhichChallenge {
+        candidates: Vec<ChallengeSummary>,
+        example: String,
+    },
     #[error("Challenge #{0} has expired. Send a new one with `challenge`.")]
     ChallengeExpired(i64),
     #[error("Challenge #{id} is no longer open (it was {status}).")]
@@ -212,6 +232,28 @@ pub enum ServiceError {
     NotYourChallengeToCancel { id: i64, name: String },
     #[error("You can't accept your own challenge #{0}. `cancel` takes it back.")]
     OwnChallenge(i64),
+    #[error(
+        "The only challenge open here for you is your own, #{id}: it waits for {} to accept \
+         it. `cancel {id}` takes it back.", .to.as_deref().unwrap_or("someone here")
+    )]
+    OnlyOwnChallenge { id: i64, to: Option<String> },
+    #[error(
+        "{name} has already challenged you to this game here: challenge #{id}. `accept {id}` \
+         to play it."
+    )]
+    ChallengedYouAlready { id: i64, name: String },
+    #[error("Game #{game} already has its rematch: game #{rematch}.")]
+    RematchStarted { game: i64, rematch: i64 },
+    #[error(
+        "I don't know a player called \"{name}\" here.{} Mention them with @ to be sure.",
+        did_you_mean(.candidates)
+    )]
+    NoSuchPlayer {
+        name: String,
+        candidates: Vec<String>,
+    },
+    #[error("{count} players here are called \"{name}\": mention the one you mean with @.")]
+    SeveralPlayers { name: String, count: usize },
     #[error(
         "You can't challenge yourself. Name someone else, or leave the name out for an open challenge."
     )]
@@ -248,6 +290,24 @@ pub enum ServiceError {
     CannotSave,
     #[error("Something went wrong on my side (reference {0}). Please try again later.")]
     Internal(String),
+}
+
+/// " Did you mean a, b or c?", or nothing when there is nothing close.
+#[must_use]
+pub fn did_you_mean(candidates: &[String]) -> String {
+    if candidates.is_empty() {
+        String::new()
+    } else {
+        format!(" Did you mean {}?", crate::rules::list_or(candidates))
+    }
+}
+
+fn elsewhere(id: i64, over: bool) -> String {
+    if over {
+        format!("Game #{id} was played in another channel: ask there.")
+    } else {
+        format!("Game #{id} is being played in another channel: answer there.")
+    }
 }
 
 fn list<T: fmt::Display>(items: &[T]) -> String {
@@ -401,6 +461,9 @@ impl GameState {
             black: self.black.display_name.clone(),
             to_move: self.to_move().map(|p| p.display_name.clone()),
             result: self.result_text(),
+            players: (self.white.id, self.black.id),
+            deadline: self.row.deadline.filter(|_| self.is_active()),
+            channel: self.row.channel.clone(),
         }
     }
 }
@@ -461,6 +524,8 @@ pub struct Service {
     wake: Arc<watch::Sender<u64>>,
     /// The platforms whose clocks this process has started (see [`Service::timer`]).
     resumed: Arc<Mutex<HashSet<String>>>,
+    /// Resignations asked for and not yet confirmed.
+    resigning: Arc<Mutex<resigning::Asked>>,
 }
 
 impl Service {
@@ -478,6 +543,7 @@ impl Service {
             )),
             wake: Arc::new(watch::channel(0).0),
             resumed: Arc::default(),
+            resigning: Arc::default(),
         }
     }
 

@@ -2,7 +2,7 @@
 //! much of it is the move (a move may be followed by a short remark or an emoji).
 
 use super::games::awaits;
-use super::{Place, Service, ServiceError, User};
+use super::{GameState, Place, Service, ServiceError, User, closest};
 use crate::rules::MoveError;
 
 /// A chat line read as a move.
@@ -66,5 +66,96 @@ impl Service {
             (_, Some((_, text)), _) => Some(ReadMove { game: None, text }),
             _ => None,
         })
+    }
+
+    /// The active games of a known `user` here, loaded, with whether each awaits their move;
+    /// nothing for a user unknown here (and nothing is written).
+    async fn games_here(
+        &self,
+        place: &Place,
+        user: &User,
+    ) -> Result<Vec<(GameState, bool)>, ServiceError> {
+        let Some(me) = self
+            .store
+            .player_by_platform_id(&user.platform, &user.id)
+            .await?
+        else {
+            return Ok(Vec::new());
+        };
+        let rows = self
+            .store
+            .active_games_in(&place.platform, &place.channel, me.id)
+            .await?;
+        let mut games = Vec::with_capacity(rows.len());
+        for row in rows {
+            let mine = awaits(&row, me.id);
+            games.push((self.load(row.id).await?, mine));
+        }
+        Ok(games)
+    }
+
+    /// Whether `text` (or a run of its leading words) reads as a move in one of `user`'s
+    /// games here, whoever is to move: a move typed out of turn is still a move, while
+    /// "hello pigeon" is none.
+    ///
+    /// # Errors
+    /// `Internal` or [`ServiceError::CannotSave`] when the database fails.
+    pub async fn is_move_here(
+        &self,
+        place: &Place,
+        user: &User,
+        text: &str,
+    ) -> Result<bool, ServiceError> {
+        Ok(self
+            .games_here(place, user)
+            .await?
+            .iter()
+            .any(|(state, _)| {
+                leading_words(text).any(|words| {
+                    !matches!(
+                        state.record.clone().play(&words),
+                        Err(MoveError::Syntax { .. })
+                    )
+                })
+            }))
+    }
+
+    /// The legal moves closest to `text` in `user`'s games here awaiting their move (or in
+    /// game `game`), in display notation, at most `limit`: for "did you mean".
+    ///
+    /// # Errors
+    /// `Internal` or [`ServiceError::CannotSave`] when the database fails.
+    pub async fn moves_near(
+        &self,
+        place: &Place,
+        user: &User,
+        game: Option<i64>,
+        text: &str,
+        limit: usize,
+    ) -> Result<Vec<String>, ServiceError> {
+        let games: Vec<GameState> = match game {
+            Some(id) => vec![self.load(id).await?],
+            None => self
+                .games_here(place, user)
+                .await?
+                .into_iter()
+                .filter_map(|(state, mine)| mine.then_some(state))
+                .collect(),
+        };
+        let mut texts = Vec::new();
+        for state in games.iter().filter(|state| state.is_active()) {
+            let position = state.record.position();
+            texts.extend(
+                position
+                    .legal_moves()
+                    .iter()
+                    .map(|mv| position.display_move(mv)),
+            );
+        }
+        let typed = text.split_whitespace().next().unwrap_or(text);
+        Ok(closest(typed, texts.iter().map(String::as_str), limit)
+            .into_iter()
+            .map(str::to_owned)
+            .collect())
     }
 }

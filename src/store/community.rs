@@ -1,10 +1,10 @@
 //! Settings of a community (a Discord server, a Matrix room, a console channel): threads per
 //! game and the caps that keep one account from flooding it, with the counts they are checked
-//! against.
+//! against, and the players known there.
 
 use sqlx::FromRow;
 
-use super::{Result, Store};
+use super::{PlayerRow, Result, Store};
 
 /// A community's caps as stored; `None` means the default.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, FromRow)]
@@ -143,6 +143,30 @@ impl Store {
         .bind(challenged)
         .bind(game_key)
         .bind(now)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// The players of `platform` who have played or been challenged in `community`, by
+    /// name: the people a name typed without `@` may mean there.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    pub async fn players_in(&self, platform: &str, community: &str) -> Result<Vec<PlayerRow>> {
+        Ok(sqlx::query_as(
+            "SELECT id, platform, platform_id, display_name FROM players \
+             WHERE platform = ?1 AND id IN ( \
+             SELECT white_id FROM games WHERE platform = ?1 AND COALESCE(community, channel) = ?2 \
+             UNION SELECT black_id FROM games WHERE platform = ?1 \
+             AND COALESCE(community, channel) = ?2 \
+             UNION SELECT challenger_id FROM challenges WHERE platform = ?1 \
+             AND COALESCE(community, channel) = ?2 \
+             UNION SELECT challenged_id FROM challenges WHERE platform = ?1 \
+             AND COALESCE(community, channel) = ?2) \
+             ORDER BY display_name COLLATE NOCASE LIMIT 1000",
+        )
+        .bind(platform)
+        .bind(community)
         .fetch_all(&self.pool)
         .await?)
     }

@@ -32,7 +32,7 @@ async fn bot_game(service: &Service, color: ColorChoice) -> i64 {
         .await
         .expect("the game starts")
     {
-        Challenged::Bot(state) => state.row.id,
+        Challenged::Started(state) => state.row.id,
         Challenged::Open(challenge) => panic!("a challenge instead of a game: {challenge:?}"),
     }
 }

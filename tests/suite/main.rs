@@ -22,6 +22,7 @@ mod matrix;
 mod oracle;
 mod records;
 mod render;
+mod replies;
 mod robustness;
 mod security;
 mod service;

@@ -297,7 +297,7 @@ async fn commands_said_in_passing_are_not_obeyed() {
     assert!(state.is_active());
     assert_eq!(state.row.draw_offer, None);
     // Addressed, the same word is a command.
-    let replies = chat::handle(&service, &message("alice", "resign", true)).await;
+    let replies = chat::handle(&service, &message("alice", "resign confirm", true)).await;
     assert!(replies[0].plain().contains("resigned"), "{replies:?}");
 }
 
@@ -314,7 +314,7 @@ fn logs_never_hold_message_texts_or_secrets() {
         "bob: good game so far, well played friend",
         "bob: move e7e6 hunter2-secret",
         "bob: e7e6",
-        "alice: resign",
+        "alice: resign confirm",
     ]
     .join("\n");
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_pigeon"))

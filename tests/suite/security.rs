@@ -131,7 +131,7 @@ async fn challenges_and_games_stay_in_their_community() {
     // Its own players are told where it is played, from anywhere on the platform.
     let from_dm = service.game_for(&dm, &bob, Some(id)).await;
     assert!(
-        matches!(from_dm, Err(ServiceError::ElsewhereGame(n)) if n == id),
+        matches!(from_dm, Err(ServiceError::ElsewhereGame { id: n, .. }) if n == id),
         "{from_dm:?}"
     );
     // Nothing changed in the game.

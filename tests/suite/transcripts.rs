@@ -165,3 +165,8 @@ async fn a_game_against_the_bot_in_the_console() {
 async fn rated_games_leaderboard_and_stats() {
     run("ratings").await;
 }
+
+#[tokio::test]
+async fn replies_say_what_happened_and_what_to_do() {
+    run("replies").await;
+}
