@@ -13,8 +13,8 @@ mod names;
 mod pictures;
 mod ratings;
 mod reading;
-mod timer;
 mod resigning;
+mod timer;
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -38,8 +38,8 @@ pub use names::closest;
 pub use pictures::{Image, REPLAY_MOVES, picture_viewer, result_words, viewpoint};
 pub use ratings::{HISTORY_SIZE, LEADERBOARD_SIZE, Stats, updated};
 pub use reading::ReadMove;
-pub use timer::Timer;
 pub use resigning::{CONFIRM_WINDOW, Resigning};
+pub use timer::Timer;
 
 /// Shortest and longest time per move, in days.
 pub const DAYS_PER_MOVE: std::ops::RangeInclusive<i64> = 1..=14;
