@@ -1,0 +1,468 @@
+//! The bot's messages about challenges and games: a challenge, the start of a game, a move
+//! (with the bot's answer in a game against it), the board, an ending, a draw offer and its
+//! answers, and the clocks' notices; each with its board picture and the answers it offers.
+
+use super::{Action, Picture, Reply, Style, error_reply, text};
+use crate::rules::{Color, MoveMarks};
+use crate::service::{
+    ChallengeSummary, Challenged, ColorChoice, DrawAction, DrawDone, GameState, MoveDone, Notice,
+    Place, Service, ServiceError, User, clock, picture_viewer, viewpoint,
+};
+
+/// Whether `player_id` takes turn pings (on when their settings can't be read).
+pub(super) async fn pings(service: &Service, player_id: i64) -> bool {
+    service
+        .settings_of(player_id)
+        .await
+        .ok()
+        .is_none_or(|settings| settings.turn_pings)
+}
+
+/// The replies to a challenge: the challenge, or the start of a game against the bot with
+/// the bot's first move when it has White.
+pub(super) async fn challenged_replies(
+    service: &Service,
+    challenged: &Challenged,
+) -> Result<Vec<Reply>, ServiceError> {
+    match challenged {
+        Challenged::Open(challenge) => Ok(vec![challenge_reply(challenge)]),
+        Challenged::Started(state) => {
+            let mut replies = vec![start_reply(service, state).await?];
+            replies.extend(bot_answer(service, state).await);
+            Ok(replies)
+        }
+    }
+}
+
+/// The replies to a move, and in a game against the bot the bot's answer.
+pub(super) async fn move_and_answer(service: &Service, done: &MoveDone) -> Vec<Reply> {
+    let mut replies = move_replies(service, done).await;
+    replies.extend(bot_answer(service, &done.state).await);
+    replies
+}
+
+/// Whether the game is on and the bot is to move.
+pub(super) fn bot_to_move(state: &GameState) -> bool {
+    state.is_active() && state.bot_side() == Some(state.turn())
+}
+
+/// The bot's move, if it is the bot's turn in `state`.
+pub(super) async fn bot_answer(service: &Service, state: &GameState) -> Vec<Reply> {
+    if !bot_to_move(state) {
+        return Vec::new();
+    }
+    match service.bot_move(state.row.id).await {
+        Ok(Some(done)) => move_replies(service, &done).await,
+        Ok(None) => Vec::new(),
+        Err(error) => vec![error_reply(&error)],
+    }
+}
+
+/// The board of a game as a picture for a reply, seen as `viewer`'s setting says. A picture
+/// that fails to draw is logged and left out: the reply itself must still go out.
+pub(super) async fn board_picture(
+    service: &Service,
+    state: &GameState,
+    last: Option<MoveMarks>,
+    viewer: Option<i64>,
+) -> Option<Picture> {
+    let setting = match viewer {
+        Some(id) => service
+            .settings_of(id)
+            .await
+            .map_or_else(|_| String::from("mine"), |s| s.viewpoint),
+        None => String::from("mover"),
+    };
+    let side = viewpoint(state, &setting, viewer);
+    let image = service.board_image(state, last, side).await.ok()?;
+    Some(Picture {
+        name: format!("game-{}-ply-{}.png", state.row.id, state.row.ply),
+        data: image.data,
+        mime: image.mime,
+        size: image.size,
+    })
+}
+
+/// The chat account of a stored player.
+pub(super) fn user_of(player: &crate::store::PlayerRow) -> User {
+    User::new(&player.platform, &player.platform_id, &player.display_name)
+}
+
+pub(super) fn challenge_reply(challenge: &ChallengeSummary) -> Reply {
+    let colour = match challenge.color {
+        ColorChoice::White => format!(
+            "{} plays {}",
+            challenge.challenger.display_name,
+            challenge.variant.side_name(Color::White)
+        ),
+        ColorChoice::Black => format!(
+            "{} plays {}",
+            challenge.challenger.display_name,
+            challenge.variant.side_name(Color::Black)
+        ),
+        ColorChoice::Random => String::from("colours drawn at random"),
+    };
+    let terms = format!(
+        "{} ({} day{} per move, {colour})",
+        challenge.variant,
+        challenge.days_per_move,
+        if challenge.days_per_move == 1 {
+            ""
+        } else {
+            "s"
+        }
+    );
+    let expires = clock::format_utc(challenge.expires_at);
+    let rated = if challenge.rated {
+        " The game will be rated."
+    } else {
+        " The game will be casual."
+    };
+    let accept = Action::new("Accept", format!("accept {}", challenge.id), Style::Primary);
+    let reply = match &challenge.challenged {
+        Some(challenged) => Reply::text(format!(
+            "Challenge #{}: {} challenges ",
+            challenge.id, challenge.challenger.display_name
+        ))
+        .mention(user_of(challenged))
+        .and(format!(
+            " to {terms}. Reply `accept` to play or `decline`. It stays open until \
+             {expires}.{rated}"
+        )),
+        None => Reply::text(format!(
+            "Challenge #{}: {} is looking for an opponent for {terms}. Anyone here can \
+             `accept {}`. It stays open until {expires}.{rated}",
+            challenge.id, challenge.challenger.display_name, challenge.id
+        )),
+    };
+    let reply = reply.with_action(accept);
+    if challenge.challenged.is_some() {
+        reply.with_action(Action::new(
+            "Decline",
+            format!("decline {}", challenge.id),
+            Style::Secondary,
+        ))
+    } else {
+        reply
+    }
+}
+
+/// The answers offered with a game's message: while it is on, its legal moves, a draw offer
+/// and resigning; once it is over, a rematch and the replay.
+pub(super) fn game_actions(mut reply: Reply, state: &GameState) -> Reply {
+    let id = state.row.id;
+    if state.is_active() {
+        reply.actions.extend([
+            Action::new("Legal moves", format!("moves #{id}"), Style::Secondary),
+            Action::new(
+                "Offer a draw",
+                format!("draw #{id} offer"),
+                Style::Secondary,
+            ),
+            Action::new("Resign", format!("resign #{id}"), Style::Danger),
+        ]);
+    } else {
+        reply.actions.extend([
+            Action::new("Rematch", format!("rematch #{id}"), Style::Primary),
+            Action::new("Replay", format!("gif #{id}"), Style::Secondary),
+        ]);
+    }
+    reply
+}
+
+pub(super) async fn start_reply(
+    service: &Service,
+    state: &GameState,
+) -> Result<Reply, ServiceError> {
+    let first = state.player(state.turn());
+    let ping = pings(service, first.id).await;
+    let kind = match (state.bot_side(), state.row.bot_level) {
+        (Some(_), Some(level)) => format!(" A casual game against me at level {level}."),
+        _ if state.row.rated => String::from(" The game is rated."),
+        _ => String::from(" The game is casual: ratings stay as they are."),
+    };
+    let reply = Reply::text(format!(
+        "Game #{} ({}) starts: {} vs {}. ",
+        state.row.id,
+        state.variant,
+        state.side_label(Color::White),
+        state.side_label(Color::Black)
+    ));
+    let kind = format!("{kind}{}", text::setup_note(state));
+    let reply = if bot_to_move(state) {
+        // The bot's first move follows at once, with the board.
+        reply.and(format!("I move first.{kind}"))
+    } else {
+        reply
+            .to_move(user_of(first), ping)
+            .and(format!(
+                ", you move first. You have {} per move.{kind}",
+                clock::format_duration(state.row.days_per_move * clock::DAY)
+            ))
+            .with_picture(board_picture(service, state, None, Some(first.id)).await)
+    };
+    Ok(Reply {
+        started: Some(state.row.id),
+        ..game_actions(reply, state)
+    })
+}
+
+pub(super) async fn move_replies(service: &Service, done: &MoveDone) -> Vec<Reply> {
+    let state = &done.state;
+    let mut parts: Vec<String> = Vec::new();
+    let mut played = done.played.iter();
+    if let Some(first) = played.next() {
+        let mover = state.player(done.before.turn());
+        parts.push(format!(
+            "{} played {} in game #{}.",
+            mover.display_name, first.display, state.row.id
+        ));
+    }
+    for _pass in played {
+        let passer = state.player(state.turn().other());
+        parts.push(format!(
+            "{} has no legal move, so I passed for them.",
+            passer.display_name
+        ));
+    }
+    let mut reply = Reply::text(parts.join(" "));
+    if bot_to_move(state) {
+        // The bot's answer follows at once, with the board: no ping, deadline or picture here.
+        return vec![reply];
+    }
+    if let Some(result) = state.result_text() {
+        reply = reply.and(format!(" Game over: {result}."));
+        if let Some(note) = rating_note(service, state).await {
+            reply = reply.and(note);
+        }
+    } else if let Some(next) = state.to_move() {
+        let ping = pings(service, next.id).await;
+        let deadline = state
+            .row
+            .deadline
+            .map(clock::format_utc)
+            .unwrap_or_default();
+        let check = if state.record.position().in_check() {
+            " (in check)"
+        } else {
+            ""
+        };
+        reply = reply.and(" ").to_move(user_of(next), ping).and(format!(
+            ", your move{check} as {} (move {}); deadline {deadline}.",
+            state.variant.side_name(state.turn()),
+            state.move_number()
+        ));
+        if let Some(claim) = state.record.draw_claim() {
+            reply = reply.and(format!(
+                " A draw by {} can be claimed with `draw claim`.",
+                claim.describe()
+            ));
+        }
+        if let Some(note) = text::final_turn_note(state) {
+            reply = reply.and(note);
+        }
+    }
+    let last = done
+        .played
+        .first()
+        .map(|played| done.before.move_marks(&played.mv));
+    let viewer = picture_viewer(state).id;
+    let reply = reply.with_picture(board_picture(service, state, last, Some(viewer)).await);
+    vec![game_actions(reply, state)]
+}
+
+pub(super) async fn board_reply(
+    service: &Service,
+    state: &GameState,
+    viewer: Option<i64>,
+) -> Reply {
+    let last = last_move_marks(state);
+    Reply::text(text::status_line(state, service.now()))
+        .with_picture(board_picture(service, state, last, viewer).await)
+}
+
+/// The squares of the last move of a game, replayed from its record.
+pub(super) fn last_move_marks(state: &GameState) -> Option<MoveMarks> {
+    let moves = state.record.moves();
+    let last = moves.last()?;
+    let mut position = state.record.start().clone();
+    for played in &moves[..moves.len() - 1] {
+        position = position.play(&played.mv);
+    }
+    Some(position.move_marks(&last.mv))
+}
+
+pub(super) fn end_reply(state: &GameState, lead: &str) -> Reply {
+    let result = state.result_text().unwrap_or_default();
+    game_actions(Reply::text(format!("{lead} {result}.")), state)
+}
+
+/// The announcement of a game that ended off the board (resignation, agreement, claim, time):
+/// the result, how the ratings changed, and the final picture.
+pub(super) async fn ended_reply(service: &Service, state: &GameState, lead: &str) -> Reply {
+    let last = last_move_marks(state);
+    let viewer = picture_viewer(state).id;
+    let mut reply = end_reply(state, lead);
+    if let Some(note) = rating_note(service, state).await {
+        reply = reply.and(note);
+    }
+    reply.with_picture(board_picture(service, state, last, Some(viewer)).await)
+}
+
+/// ` Ratings: alice 1512 (+12), bob 1488 (-12).` for a rated game whose ratings were updated.
+async fn rating_note(service: &Service, state: &GameState) -> Option<String> {
+    if !state.row.rated {
+        return None;
+    }
+    let changes = service
+        .store()
+        .game_rating_changes(state.row.id)
+        .await
+        .ok()?;
+    let parts: Vec<String> = [Color::White, Color::Black]
+        .iter()
+        .filter_map(|&color| {
+            let player = state.player(color);
+            let &(_, before, after) = changes.iter().find(|(id, ..)| *id == player.id)?;
+            let delta = after.round() - before.round();
+            Some(format!(
+                "{} {} ({}{delta})",
+                player.display_name,
+                after.round(),
+                if delta >= 0.0 { "+" } else { "" }
+            ))
+        })
+        .collect();
+    (!parts.is_empty()).then(|| format!(" Ratings: {}.", parts.join(", ")))
+}
+
+pub(super) async fn draw_reply(
+    service: &Service,
+    user: &User,
+    action: DrawAction,
+    done: &DrawDone,
+) -> Result<Reply, ServiceError> {
+    Ok(match done {
+        DrawDone::Offered(state) => {
+            let me = service.player(user).await?;
+            let color = state.color_of(me.id).unwrap_or(Color::White);
+            let opponent = state.player(color.other());
+            Reply::text(format!(
+                "{} offers a draw in game #{}. ",
+                user.name, state.row.id
+            ))
+            .mention(user_of(opponent))
+            .and(": reply `draw accept` or `draw decline` (a move declines it too).")
+            .with_action(Action::new(
+                "Accept the draw",
+                format!("draw #{} accept", state.row.id),
+                Style::Primary,
+            ))
+            .with_action(Action::new(
+                "Decline",
+                format!("draw #{} decline", state.row.id),
+                Style::Secondary,
+            ))
+        }
+        DrawDone::Agreed(state) => {
+            let lead = if action == DrawAction::Offer {
+                format!("Both players offered a draw in game #{}.", state.row.id)
+            } else {
+                format!("{} accepted the draw in game #{}.", user.name, state.row.id)
+            };
+            ended_reply(service, state, &lead).await
+        }
+        DrawDone::Declined(state) => Reply::text(format!(
+            "{} declined the draw offer in game #{}; play goes on.",
+            user.name, state.row.id
+        )),
+        DrawDone::Claimed(state) => {
+            let lead = format!("{} claimed a draw in game #{}.", user.name, state.row.id);
+            ended_reply(service, state, &lead).await
+        }
+        DrawDone::Refused(state) => Reply::text(format!(
+            "I decline the draw in game #{}: the position is still worth playing. Your move.",
+            state.row.id
+        )),
+    })
+}
+
+/// The message for something the clock made happen, and where to say it; an ended game's
+/// and a move's carry the board. A player who turned their pings off is named without a ping.
+pub async fn notice_reply(service: &Service, notice: &Notice) -> (Place, Reply) {
+    match notice {
+        Notice::Reminder { place, game, left } => {
+            let reply = match game.to_move() {
+                Some(player) => Reply::text("Reminder: ")
+                    .to_move(user_of(player), pings(service, player.id).await)
+                    .and(format!(
+                        ", it's your move in game #{} ({}); {} left.",
+                        game.row.id,
+                        game.variant,
+                        clock::format_duration(*left)
+                    )),
+                None => Reply::text(format!("Game #{} is over.", game.row.id)),
+            };
+            (place.clone(), reply)
+        }
+        Notice::Timeout { place, game } => {
+            let loser = game.player(game.turn());
+            let lead = format!(
+                "{} ran out of time in game #{}.",
+                loser.display_name, game.row.id
+            );
+            (place.clone(), ended_reply(service, game, &lead).await)
+        }
+        Notice::BotMoved { place, done } => {
+            let game = &done.state;
+            let played = done.played.first().map_or("", |p| p.display.as_str());
+            let lead = format!(
+                "{} played {played} in game #{}.",
+                game.player(done.before.turn()).display_name,
+                game.row.id
+            );
+            let reply = match game.to_move() {
+                Some(player) => {
+                    let last = done
+                        .played
+                        .first()
+                        .map(|played| done.before.move_marks(&played.mv));
+                    let picture = board_picture(service, game, last, Some(player.id)).await;
+                    Reply::text(format!("{lead} "))
+                        .to_move(user_of(player), pings(service, player.id).await)
+                        .and(format!(
+                            ", your move.{}",
+                            text::final_turn_note(game).unwrap_or_default()
+                        ))
+                        .with_picture(picture)
+                }
+                None => ended_reply(service, game, &format!("{lead} Game over:")).await,
+            };
+            (place.clone(), reply)
+        }
+        Notice::DeadlineMoved { place, game, by } => {
+            let by = clock::format_duration(*by);
+            let reply = match (game.to_move(), game.row.deadline) {
+                (Some(player), Some(deadline)) => Reply::text(format!(
+                    "Pigeon was not running for {by}, so nobody could move. "
+                ))
+                .to_move(user_of(player), pings(service, player.id).await)
+                .and(format!(
+                    ", your deadline in game #{} ({}) moved on by {by}, to {}.",
+                    game.row.id,
+                    game.variant,
+                    clock::format_utc(deadline)
+                )),
+                _ => Reply::text(format!("Game #{} is over.", game.row.id)),
+            };
+            (place.clone(), reply)
+        }
+        Notice::ChallengeExpired { place, challenge } => (
+            place.clone(),
+            Reply::text(format!(
+                "Challenge #{} from {} expired without an answer.",
+                challenge.id, challenge.challenger.display_name
+            )),
+        ),
+    }
+}
