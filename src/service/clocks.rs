@@ -123,18 +123,27 @@ impl Service {
     /// which are woken; a failure is logged and left to the timers.
     pub(super) async fn settle_overdue(&self, platform: &str) {
         let now = self.now();
-        match self.store.games_due(now, Some(platform)).await {
-            Ok(rows) if rows.is_empty() => {}
-            Ok(rows) => {
-                for row in rows {
-                    if let Err(error) = self.clock_game(&row, now).await {
-                        self.trouble(row.id, &error).await;
-                    }
-                }
-                self.wake_timers();
-            }
-            Err(error) => warn!(%error, "reading the games due failed"),
+        if self.clock_games(now, Some(platform), now).await > 0 {
+            self.wake_timers();
         }
+    }
+
+    /// Records the reminder or the timeout of every game with a deadline until `until`, each
+    /// on its own; gives how many there were.
+    async fn clock_games(&self, until: i64, platform: Option<&str>, now: i64) -> usize {
+        let rows = match self.store.games_due(until, platform).await {
+            Ok(rows) => rows,
+            Err(error) => {
+                warn!(%error, "reading the games due failed");
+                return 0;
+            }
+        };
+        for row in &rows {
+            if let Err(error) = self.clock_game(row, now).await {
+                self.trouble(row.id, &error).await;
+            }
+        }
+        rows.len()
     }
 
     /// Makes everything due happen, each item on its own.
@@ -146,16 +155,7 @@ impl Service {
         if let Err(error) = self.store.expire_challenges(now, platform).await {
             warn!(%error, "expiring challenges failed");
         }
-        match self.store.games_due(now + DAY, platform).await {
-            Ok(rows) => {
-                for row in rows {
-                    if let Err(error) = self.clock_game(&row, now).await {
-                        self.trouble(row.id, &error).await;
-                    }
-                }
-            }
-            Err(error) => warn!(%error, "reading the games due failed"),
-        }
+        self.clock_games(now + DAY, platform, now).await;
         if let Err(error) = self.store.prune_events(now - EVENT_MEMORY).await {
             warn!(%error, "forgetting old chat events failed");
         }
