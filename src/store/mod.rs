@@ -265,7 +265,7 @@ impl Store {
             .connect_with(options)
             .await
             .map_err(|error| read_only(error.into()))?;
-        sqlx::migrate!("./migrations")
+        sqlx::migrate!("migrations/sqlite")
             .run(&pool)
             .await
             .map_err(|error| match error {
