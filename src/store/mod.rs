@@ -2,7 +2,8 @@
 //!
 //! The service holds a [`Store`], a cheap handle over a [`Database`]: the trait every backend
 //! implements, with the row types of this module in and out. The one backend today is SQLite
-//! ([`sqlite::SqliteDatabase`], with its migrations in `migrations/sqlite`).
+//! ([`sqlite::SqliteDatabase`], with its migrations in `migrations/sqlite`); [`Store::connect`]
+//! picks the backend from a database URL.
 //!
 //! A game is stored as its start position plus its move list; `games.position` and `games.ply`
 //! cache the replayed state. A move is one transaction whose update of the game is guarded by
@@ -49,6 +50,9 @@ pub enum StoreError {
     /// The migrations could not be applied.
     #[error("database migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    /// The database URL names no database Pigeon can open.
+    #[error("{0}; use sqlite://FILE or a file path")]
+    Url(String),
 }
 
 type Result<T> = std::result::Result<T, StoreError>;
@@ -222,6 +226,16 @@ impl Store {
         Ok(Store::new(SqliteDatabase::open(path).await?))
     }
 
+    /// Opens the database a URL names: `sqlite://FILE` or `sqlite:FILE` (a relative or
+    /// absolute path, `sqlite:///srv/pigeon.db`), or a plain file path, all SQLite.
+    ///
+    /// # Errors
+    /// [`StoreError::Url`] for any other scheme, for URL options (`?mode=ro`) and for an
+    /// in-memory database; otherwise as [`Store::open`].
+    pub async fn connect(url: &str) -> Result<Store> {
+        Store::open(sqlite_path(url)?).await
+    }
+
     /// Updates the ratings of both players of a finished rated game, once (see
     /// [`Database::rate_game`]); `update` computes the new ratings from those before.
     ///
@@ -245,6 +259,30 @@ impl Deref for Store {
     fn deref(&self) -> &(dyn Database + 'static) {
         &*self.database
     }
+}
+
+/// The SQLite file a database URL names.
+fn sqlite_path(url: &str) -> Result<&Path> {
+    let path = if let Some(path) = url.strip_prefix("sqlite://") {
+        path
+    } else if let Some(path) = url.strip_prefix("sqlite:") {
+        path
+    } else if let Some((scheme, _)) = url.split_once("://") {
+        return Err(StoreError::Url(format!(
+            "unknown database URL scheme `{scheme}`"
+        )));
+    } else {
+        url
+    };
+    if path.contains('?') {
+        return Err(StoreError::Url(format!(
+            "options in a database URL are not supported (`{url}`)"
+        )));
+    }
+    if path.is_empty() || path == ":memory:" {
+        return Err(StoreError::Url(format!("`{url}` names no database file")));
+    }
+    Ok(Path::new(path))
 }
 
 /// The rating a player has before their first rated game.
@@ -298,4 +336,47 @@ pub struct ResultsRow {
     pub wins: i64,
     pub losses: i64,
     pub draws: i64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn database_urls_name_sqlite_files() {
+        for (url, path) in [
+            ("sqlite://pigeon.db", "pigeon.db"),
+            ("sqlite:pigeon.db", "pigeon.db"),
+            ("sqlite:///srv/pigeon/games.db", "/srv/pigeon/games.db"),
+            ("pigeon.db", "pigeon.db"),
+            ("/srv/pigeon/games.db", "/srv/pigeon/games.db"),
+            ("data/games.db", "data/games.db"),
+        ] {
+            assert_eq!(sqlite_path(url).expect(url), Path::new(path), "{url}");
+        }
+    }
+
+    #[test]
+    fn other_database_urls_are_refused_with_what_to_use() {
+        for url in [
+            "postgres://pigeon@localhost/pigeon",
+            "postgresql://localhost/pigeon",
+            "mysql://localhost/pigeon",
+            "sqlite://pigeon.db?mode=ro",
+            "sqlite::memory:",
+            "sqlite://",
+            "",
+        ] {
+            let error = sqlite_path(url).expect_err(url).to_string();
+            assert!(
+                error.ends_with("use sqlite://FILE or a file path"),
+                "{url}: {error}"
+            );
+        }
+        let error = sqlite_path("postgres://localhost/pigeon").expect_err("refused");
+        assert_eq!(
+            error.to_string(),
+            "unknown database URL scheme `postgres`; use sqlite://FILE or a file path"
+        );
+    }
 }
