@@ -8,7 +8,8 @@
 //!
 //! - [`rules`]: the pure rules core. One position type per game behind the
 //!   [`rules::Position`] trait, the game registry, outcomes, move errors and game records.
-//! - [`store`]: the SQLite game database (the only module with SQL).
+//! - [`store`]: the game database behind the [`store::Database`] trait, with SQLite as its
+//!   backend (the only module with SQL).
 //! - [`service`]: the use cases of correspondence play, independent of any chat platform.
 //! - [`adapters`]: thin translations between chat platforms and [`chat`]: the console,
 //!   Discord with the `discord` feature, and Matrix with the `matrix` feature.

@@ -1,0 +1,443 @@
+//! The interface every database backend implements: one method per question or change the
+//! service asks of its storage, with the row types of [`super`] in and out, so the service
+//! never sees a pool, a transaction or SQL.
+
+use std::fmt::Debug;
+use std::path::Path;
+
+use async_trait::async_trait;
+
+use super::{
+    AppendMoves, CapsRow, ChallengeRow, Counts, GameRow, Glicko, MoveRow, NewChallenge, NewGame,
+    NewNotice, NoticeRow, PlayerRow, RatingChangeRow, RatingRow, RatingUpdate, Result, ResultsRow,
+    Resumed, SettingsRow,
+};
+
+/// How [`Database::rate_game`] computes both players' new ratings from their ratings before.
+pub type RatingFn = Box<dyn FnOnce(&RatingUpdate) -> [Glicko; 2] + Send>;
+
+/// A game database. Each backend (`sqlite::SqliteDatabase`) implements every method with SQL
+/// written for its database and its own migrations; every write a method makes is committed
+/// before it returns, and the methods that say so run in one transaction.
+///
+/// Besides the game data, a backend answers for its own upkeep: [`Database::close`],
+/// [`Database::backup`], [`Database::integrity_check`] and [`Database::synchronous_settings`],
+/// each described in the database's own terms.
+#[async_trait]
+pub trait Database: Debug + Send + Sync {
+    /// The durability setting of every connection the backend may hand out, read while all of
+    /// them are held at once. On SQLite: the `synchronous` pragma (2 is FULL, which keeps an
+    /// acknowledged move through a power loss).
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn synchronous_settings(&self) -> Result<Vec<i64>>;
+
+    /// Closes every connection (on SQLite, checkpointing the WAL).
+    async fn close(&self);
+
+    /// Writes a consistent copy of the database to the file `path` while it stays in use (on
+    /// SQLite, `VACUUM INTO`: one read transaction, so the copy is a snapshot). Refuses to
+    /// overwrite an existing file.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the copy cannot be written, for example because `path` exists.
+    async fn backup(&self, path: &Path) -> Result<()>;
+
+    /// The database's own consistency check: `ok` when it is sound (on SQLite,
+    /// `PRAGMA integrity_check`).
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the check fails to run.
+    async fn integrity_check(&self) -> Result<String>;
+
+    /// The player with this platform id, created or renamed to `display_name` as needed.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn player(
+        &self,
+        platform: &str,
+        platform_id: &str,
+        display_name: &str,
+        now: i64,
+    ) -> Result<PlayerRow>;
+
+    /// The player with this database id.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn player_by_id(&self, id: i64) -> Result<Option<PlayerRow>>;
+
+    /// The player with this platform id, if known.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn player_by_platform_id(
+        &self,
+        platform: &str,
+        platform_id: &str,
+    ) -> Result<Option<PlayerRow>>;
+
+    /// A player's settings (the defaults when never changed).
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn settings(&self, player_id: i64) -> Result<SettingsRow>;
+
+    /// Stores a player's settings.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn set_settings(&self, player_id: i64, settings: &SettingsRow) -> Result<()>;
+
+    /// Moves a game to another channel of its platform (a Discord thread opened for it).
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn set_game_channel(&self, game_id: i64, channel: &str, now: i64) -> Result<bool>;
+
+    /// Records a platform event as processed. `false` when it was already: the same chat
+    /// event delivered twice is acted on once.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn claim_event(&self, platform: &str, event_id: &str, now: i64) -> Result<bool>;
+
+    /// Creates a challenge and returns it.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn create_challenge(&self, new: &NewChallenge<'_>) -> Result<ChallengeRow>;
+
+    /// The challenge with this id.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn challenge(&self, id: i64) -> Result<Option<ChallengeRow>>;
+
+    /// Open challenges in a channel that involve `player_id` (made by them, to them, or open
+    /// to anyone), newest first.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn open_challenges(
+        &self,
+        platform: &str,
+        channel: &str,
+        player_id: i64,
+    ) -> Result<Vec<ChallengeRow>>;
+
+    /// Closes an open challenge with `status` (`declined`, `cancelled`). `false` when it was
+    /// no longer open.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn close_challenge(&self, id: i64, status: &str) -> Result<bool>;
+
+    /// Accepts an open challenge by creating its game, in one transaction. Two people
+    /// accepting at once: one gets the game, the other [`super::StoreError::Conflict`].
+    ///
+    /// # Errors
+    /// [`super::StoreError::Conflict`] when the challenge is no longer open.
+    async fn accept_challenge(&self, challenge_id: i64, game: &NewGame<'_>) -> Result<GameRow>;
+
+    /// Creates a game directly (a rematch).
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn create_game(&self, game: &NewGame<'_>) -> Result<GameRow>;
+
+    /// The game with this id.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn game(&self, id: i64) -> Result<Option<GameRow>>;
+
+    /// A game and its moves, read in one transaction so that they agree even while moves
+    /// are being written.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn game_with_moves(&self, id: i64) -> Result<Option<(GameRow, Vec<MoveRow>)>>;
+
+    /// The moves of a game in order.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn moves(&self, game_id: i64) -> Result<Vec<MoveRow>>;
+
+    /// A player's games on a platform, active ones first then the latest finished, at most
+    /// `limit`.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn games_of(&self, player_id: i64, limit: i64) -> Result<Vec<GameRow>>;
+
+    /// A player's active games in one channel.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn active_games_in(
+        &self,
+        platform: &str,
+        channel: &str,
+        player_id: i64,
+    ) -> Result<Vec<GameRow>>;
+
+    /// The games of a channel, active ones first, at most `limit`.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn games_in_channel(
+        &self,
+        platform: &str,
+        channel: &str,
+        limit: i64,
+    ) -> Result<Vec<GameRow>>;
+
+    /// Appends moves to a game in one transaction, guarded by the ply the mover saw.
+    ///
+    /// # Errors
+    /// [`super::StoreError::Conflict`] when the game moved on (or ended) in the meantime.
+    async fn append_moves(&self, append: &AppendMoves<'_>) -> Result<()>;
+
+    /// Ends an active game off the board (resignation, agreement, claim, timeout, abort),
+    /// guarded by the ply the caller saw, with a notice of the end recorded in the same
+    /// transaction when one is given (a game the clock ended). An aborted game has no result.
+    ///
+    /// # Errors
+    /// [`super::StoreError::Conflict`] when the game moved on or already ended.
+    async fn finish_game(
+        &self,
+        game_id: i64,
+        expected_ply: i64,
+        result: Option<&str>,
+        reason: &str,
+        now: i64,
+        notice: Option<&NewNotice<'_>>,
+    ) -> Result<()>;
+
+    /// Sets or clears the standing draw offer of an active game, guarded by the ply.
+    ///
+    /// # Errors
+    /// [`super::StoreError::Conflict`] when the game moved on or ended.
+    async fn set_draw_offer(
+        &self,
+        game_id: i64,
+        expected_ply: i64,
+        offer: Option<&str>,
+        now: i64,
+    ) -> Result<()>;
+
+    /// Active games whose deadline is at or before `until`, soonest first; only those of
+    /// `platform` when one is given.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn games_due(&self, until: i64, platform: Option<&str>) -> Result<Vec<GameRow>>;
+
+    /// Active games against the built-in opponent, of one platform or of all.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn active_bot_games(&self, platform: Option<&str>) -> Result<Vec<GameRow>>;
+
+    /// Finished rated games whose ratings were not updated yet (the process stopped between
+    /// ending a game and rating it).
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn unrated_games(&self) -> Result<Vec<i64>>;
+
+    /// Updates the ratings of both players of a finished rated game, once: in one transaction
+    /// that reads both current ratings, asks `update` for the new ones and records a
+    /// `rating_changes` row per player, whose key makes a second call a no-op. `false` when
+    /// the game is not a finished rated game with a result, or was rated already.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn rate_game(&self, game_id: i64, now: i64, update: RatingFn) -> Result<bool>;
+
+    /// The rated players of one game in one community, best first, at most `limit`.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn leaderboard(
+        &self,
+        community: &str,
+        game_key: &str,
+        limit: i64,
+    ) -> Result<Vec<RatingRow>>;
+
+    /// A player's current ratings in a community, one per game played rated.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn ratings_of(&self, player_id: i64, community: &str) -> Result<Vec<RatingRow>>;
+
+    /// How one rated game changed its players' ratings: `(player id, before, after)`, empty
+    /// before its ratings were updated (and for casual games).
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn game_rating_changes(&self, game_id: i64) -> Result<Vec<(i64, f64, f64)>>;
+
+    /// A player's latest rating changes in one game and community, newest first.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn rating_history(
+        &self,
+        player_id: i64,
+        community: &str,
+        game_key: &str,
+        limit: i64,
+    ) -> Result<Vec<RatingChangeRow>>;
+
+    /// A player's wins, losses and draws per game in a community (finished games with a
+    /// result, rated or not).
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn results_of(&self, player_id: i64, community: &str) -> Result<Vec<ResultsRow>>;
+
+    /// Whether games in a community get a thread each (on unless turned off).
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn threads_on(&self, platform: &str, community: &str) -> Result<bool>;
+
+    /// Turns threads per game on or off in a community.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn set_threads(&self, platform: &str, community: &str, on: bool) -> Result<()>;
+
+    /// A community's caps (all defaults when never set).
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn caps(&self, platform: &str, community: &str) -> Result<CapsRow>;
+
+    /// Stores a community's caps.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn set_caps(&self, platform: &str, community: &str, caps: &CapsRow) -> Result<()>;
+
+    /// What a player has going on: open challenges sent (not yet expired at `now`), active
+    /// games against people and against the bot.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn counts(&self, player_id: i64, now: i64) -> Result<Counts>;
+
+    /// The open challenges (not yet expired at `now`) from `challenger` to `challenged` of
+    /// one game, oldest first.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn open_challenges_between(
+        &self,
+        challenger: i64,
+        challenged: i64,
+        game_key: &str,
+        now: i64,
+    ) -> Result<Vec<i64>>;
+
+    /// The players of `platform` who have played or been challenged in `community`, by
+    /// name: the people a name typed without `@` may mean there.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn players_in(&self, platform: &str, community: &str) -> Result<Vec<PlayerRow>>;
+
+    /// Records that a reminder fell due, with its notice. `false` when it had been already
+    /// (each reminder goes out once per move, also across restarts).
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn claim_reminder(&self, notice: &NewNotice<'_>, kind: &str) -> Result<bool>;
+
+    /// The open challenges whose time ran out before `now`, marked expired with a notice
+    /// each, in one transaction; only those of `platform` when one is given.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn expire_challenges(
+        &self,
+        now: i64,
+        platform: Option<&str>,
+    ) -> Result<Vec<ChallengeRow>>;
+
+    /// Takes the pending notices of `platform` (or of all) for delivery, oldest first: those
+    /// never claimed and those whose claim lapsed. The claim is committed before they are
+    /// returned.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn claim_notices(&self, platform: Option<&str>, now: i64) -> Result<Vec<NoticeRow>>;
+
+    /// Marks a notice as handed to its platform.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn notice_delivered(&self, id: i64, now: i64) -> Result<()>;
+
+    /// Counts a failed delivery: the notice is released to be tried again, or given up after
+    /// [`super::MAX_ATTEMPTS`] (or at once when `give_up`). `true` when it was given up.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn notice_failed(&self, id: i64, now: i64, give_up: bool) -> Result<bool>;
+
+    /// Marks a game as needing an operator's attention (it no longer replays, or its clock
+    /// failed): the clocks skip it from now on.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn mark_attention(&self, game_id: i64, reason: &str) -> Result<()>;
+
+    /// The ids of games marked as needing attention.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn games_needing_attention(&self) -> Result<Vec<(i64, String)>>;
+
+    /// Forgets processed chat events received before `before`: duplicates come within
+    /// minutes, so a week's record is plenty. Returns how many were removed.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn prune_events(&self, before: i64) -> Result<u64>;
+
+    /// Starts the clocks of `platform` at `now`: when they last ran at some earlier time, every
+    /// deadline of an active game there that fell inside the gap is moved on by the gap's
+    /// length, with a `deadline_moved` notice each; a deadline that passed before the gap is
+    /// left to end its game. Records `now` as the clocks' last run, all in one transaction.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn resume_clocks(&self, platform: &str, now: i64) -> Result<Resumed>;
+
+    /// Records that the clocks of `platform` ran at `now`.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn heartbeat(&self, platform: &str, now: i64) -> Result<()>;
+
+    /// The first time after `after` at which something timed falls due on `platform`: a
+    /// reminder (`reminders.0` before a deadline, in games of more than a day per move, and
+    /// `reminders.1` before any deadline), a deadline, or an open challenge's expiry. `None`
+    /// when nothing is waiting.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn next_due(
+        &self,
+        platform: &str,
+        after: i64,
+        reminders: (i64, i64),
+    ) -> Result<Option<i64>>;
+}

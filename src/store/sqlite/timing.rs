@@ -1,0 +1,104 @@
+//! Heartbeats of each platform's clocks, deadlines moved on after an outage, and the next timed event.
+
+use super::SqliteDatabase;
+use super::notices::insert_notice;
+use crate::store::{NewNotice, Result, Resumed};
+
+pub(super) async fn resume_clocks(
+    db: &SqliteDatabase,
+    platform: &str,
+    now: i64,
+) -> Result<Resumed> {
+    let mut tx = db.write().await?;
+    let seen: Option<(i64,)> = sqlx::query_as("SELECT seen_at FROM heartbeats WHERE platform = ?1")
+        .bind(platform)
+        .fetch_optional(&mut *tx)
+        .await?;
+    let mut resumed = Resumed::default();
+    if let Some((seen,)) = seen
+        && now > seen
+    {
+        let gap = now - seen;
+        let moved: Vec<(i64, i64)> = sqlx::query_as(
+            "UPDATE games SET deadline = deadline + ?4 \
+             WHERE status = 'active' AND platform = ?1 AND deadline > ?2 AND deadline <= ?3 \
+             RETURNING id, ply",
+        )
+        .bind(platform)
+        .bind(seen)
+        .bind(now)
+        .bind(gap)
+        .fetch_all(&mut *tx)
+        .await?;
+        for &(game, ply) in &moved {
+            let notice = NewNotice {
+                platform,
+                kind: "deadline_moved",
+                game_id: Some(game),
+                challenge_id: None,
+                ply: Some(ply),
+                left: Some(gap),
+                now,
+            };
+            insert_notice(&mut tx, &notice).await?;
+        }
+        resumed.outage = Some((seen, now));
+        resumed.moved = moved.into_iter().map(|(game, _)| game).collect();
+        resumed.moved.sort_unstable();
+    }
+    record_heartbeat(&mut tx, platform, now).await?;
+    tx.commit().await?;
+    Ok(resumed)
+}
+
+pub(super) async fn heartbeat(db: &SqliteDatabase, platform: &str, now: i64) -> Result<()> {
+    let mut tx = db.write().await?;
+    record_heartbeat(&mut tx, platform, now).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+pub(super) async fn next_due(
+    db: &SqliteDatabase,
+    platform: &str,
+    after: i64,
+    reminders: (i64, i64),
+) -> Result<Option<i64>> {
+    let (next,): (Option<i64>,) = sqlx::query_as(
+        "SELECT MIN(t) FROM ( \
+           SELECT deadline - ?3 AS t FROM games WHERE status = 'active' AND platform = ?1 \
+             AND attention IS NULL AND deadline IS NOT NULL AND days_per_move > 1 \
+           UNION ALL \
+           SELECT deadline - ?4 FROM games WHERE status = 'active' AND platform = ?1 \
+             AND attention IS NULL AND deadline IS NOT NULL \
+           UNION ALL \
+           SELECT deadline FROM games WHERE status = 'active' AND platform = ?1 \
+             AND attention IS NULL AND deadline IS NOT NULL \
+           UNION ALL \
+           SELECT expires_at FROM challenges WHERE status = 'open' AND platform = ?1 \
+         ) WHERE t > ?2",
+    )
+    .bind(platform)
+    .bind(after)
+    .bind(reminders.0)
+    .bind(reminders.1)
+    .fetch_one(&db.pool)
+    .await?;
+    Ok(next)
+}
+
+async fn record_heartbeat(
+    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    platform: &str,
+    now: i64,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO heartbeats (platform, seen_at) VALUES (?1, ?2) \
+         ON CONFLICT (platform) DO UPDATE SET seen_at = excluded.seen_at",
+    )
+    .bind(platform)
+    .bind(now)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
