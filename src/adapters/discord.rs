@@ -213,7 +213,7 @@ fn on_off(name: &str, description: &str) -> CreateCommandOption {
 }
 
 fn variant_option(name: &str) -> CreateCommandOption {
-    chat::command::games().fold(
+    chat::table::games().fold(
         CreateCommandOption::new(CommandOptionType::String, name, "which game"),
         |option, (display, key)| option.add_string_choice(display, key),
     )

@@ -1,7 +1,8 @@
-//! The command grammar: chat text -> [`Command`]. One table describes every command; the
-//! parser and the help text both come from it.
+//! The command grammar: chat text -> [`Command`], read along the command table of
+//! [`super::table`], from which the help text comes too.
 
 use super::inert::inert;
+use super::table::{Spec, spec};
 use crate::engine::Level;
 use crate::rules::Variant;
 use crate::service::{Cap, ColorChoice, DAYS_PER_MOVE, DrawAction, Scope, SettingsChange};
@@ -62,166 +63,6 @@ pub enum Command {
     /// The community's caps, or a change of one (managers only).
     Limits(Option<(Cap, i64)>),
     Help(Option<String>),
-}
-
-/// One row of the command table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Spec {
-    /// The command word.
-    pub name: &'static str,
-    /// Other words for it.
-    pub aliases: &'static [&'static str],
-    /// Its arguments, as shown in help.
-    pub usage: &'static str,
-    /// What it does, in one line.
-    pub summary: &'static str,
-}
-
-/// Every command, in the order help lists them.
-pub const COMMANDS: &[Spec] = &[
-    Spec {
-        name: "challenge",
-        aliases: &["play", "new"],
-        usage: "[@user | name] [game] [N days] [white|black|random] [rated|casual] [level 1-5]",
-        summary: "challenge someone (or anyone here) to a game; default Chak, 3 days per move, \
-                  rated; challenge me to play the built-in opponent (level 1-5, default 3, casual)",
-    },
-    Spec {
-        name: "accept",
-        aliases: &[],
-        usage: "[#challenge]",
-        summary: "accept a challenge",
-    },
-    Spec {
-        name: "decline",
-        aliases: &[],
-        usage: "[#challenge]",
-        summary: "decline a challenge",
-    },
-    Spec {
-        name: "cancel",
-        aliases: &[],
-        usage: "[#challenge]",
-        summary: "take back your challenge",
-    },
-    Spec {
-        name: "move",
-        aliases: &["m", "mv"],
-        usage: "[#game] <move>",
-        summary: "play a move (you can also just type the move)",
-    },
-    Spec {
-        name: "board",
-        aliases: &["b", "show"],
-        usage: "[#game]",
-        summary: "show the board",
-    },
-    Spec {
-        name: "moves",
-        aliases: &["legal"],
-        usage: "[#game] [square]",
-        summary: "list the legal moves, or those of the piece on a square",
-    },
-    Spec {
-        name: "resign",
-        aliases: &[],
-        usage: "[#game]",
-        summary: "resign the game (asks first: `resign` again within a minute, or `resign \
-                  confirm`)",
-    },
-    Spec {
-        name: "draw",
-        aliases: &[],
-        usage: "[#game] [offer|accept|decline|claim]",
-        summary: "offer, accept or decline a draw, or claim one the rules allow",
-    },
-    Spec {
-        name: "abort",
-        aliases: &[],
-        usage: "[#game]",
-        summary: "call the game off before both sides have moved",
-    },
-    Spec {
-        name: "rematch",
-        aliases: &[],
-        usage: "[#game]",
-        summary: "offer a new game with colours swapped",
-    },
-    Spec {
-        name: "games",
-        aliases: &["list"],
-        usage: "[here]",
-        summary: "list your games, or this channel's",
-    },
-    Spec {
-        name: "info",
-        aliases: &["game"],
-        usage: "[#game]",
-        summary: "players, clock and state",
-    },
-    Spec {
-        name: "history",
-        aliases: &["pgn"],
-        usage: "[#game]",
-        summary: "the moves so far",
-    },
-    Spec {
-        name: "export",
-        aliases: &[],
-        usage: "[#game]",
-        summary: "the game record with headers",
-    },
-    Spec {
-        name: "gif",
-        aliases: &["replay"],
-        usage: "[#game]",
-        summary: "an animated replay",
-    },
-    Spec {
-        name: "rules",
-        aliases: &["games?"],
-        usage: "[game]",
-        summary: "the rules of a game",
-    },
-    Spec {
-        name: "settings",
-        aliases: &["set"],
-        usage: "[pings on|off] [view mine|mover|white|black]",
-        summary: "your turn pings and board viewpoint",
-    },
-    Spec {
-        name: "leaderboard",
-        aliases: &["top", "ratings"],
-        usage: "[game]",
-        summary: "the best rated players here",
-    },
-    Spec {
-        name: "stats",
-        aliases: &["rating"],
-        usage: "[@user | name]",
-        summary: "wins, losses, draws and ratings here, with the latest rating changes",
-    },
-    Spec {
-        name: "limits",
-        aliases: &["caps"],
-        usage: "[challenges|games|bot|opponent N]",
-        summary: "this community's caps per player; its managers can change them",
-    },
-    Spec {
-        name: "help",
-        aliases: &["?", "commands"],
-        usage: "[command | game pieces]",
-        summary: "this help, one command in detail, or a game's pieces (`help chak pieces`)",
-    },
-];
-
-/// The table row for a command word, if it is one.
-#[must_use]
-pub fn spec(word: &str) -> Option<&'static Spec> {
-    let word = word.to_ascii_lowercase();
-    COMMANDS
-        .iter()
-        .find(|spec| spec.name == word || spec.aliases.contains(&word.as_str()))
 }
 
 impl Command {
@@ -561,21 +402,6 @@ pub fn challenge_words_near(word: &str) -> Vec<String> {
         .collect()
 }
 
-/// Every game as its display name and stored key, for pickers such as slash-command choices.
-pub fn games() -> impl Iterator<Item = (&'static str, &'static str)> {
-    Variant::ALL.iter().map(|v| (v.name(), v.key()))
-}
-
-/// The games' names, for replies.
-#[must_use]
-pub fn game_list() -> String {
-    Variant::ALL
-        .iter()
-        .map(|v| v.name())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// What `settings` can change, with its values, for replies.
 pub const SETTINGS_USAGE: &str = "`settings pings on|off`, `settings view mine|mover|white|black`";
 
@@ -647,71 +473,10 @@ fn parse_settings(rest: &[&str]) -> Result<Command, String> {
     Ok(Command::Settings(change))
 }
 
-/// More about a command than its summary, for `help <command>`.
-fn details(name: &str) -> &'static str {
-    match name {
-        "settings" => {
-            " Turn pings off and I stop pinging you about your turn: when a game starts with \
-             your move, when your opponent has moved (also on Discord, where I'd send a direct \
-             message), and in the reminders 24 hours and 1 hour before your deadline, which \
-             then name you without a ping. You are still pinged for what waits for your \
-             answer: a challenge to you and a draw offer."
-        }
-        "resign" => {
-            " Resigning can't be taken back, so I ask first: on Discord with a button, \
-             elsewhere `resign` again within a minute (or `resign confirm` at once) resigns."
-        }
-        _ => "",
-    }
-}
-
-/// The help text: every command with its usage, or one command in detail.
-#[must_use]
-pub fn help(topic: Option<&str>) -> String {
-    let mut words = topic.unwrap_or_default().split_whitespace();
-    let first = words.next();
-    if let Some(variant) = first.and_then(Variant::from_name) {
-        return match words.next() {
-            Some("pieces" | "piece" | "legend") | None => super::text::pieces(variant),
-            Some(other) => format!(
-                "I can tell about {}'s pieces: `help {} pieces`. \"{other}\" I don't know.",
-                variant.name(),
-                variant.key()
-            ),
-        };
-    }
-    if let Some(spec) = first.and_then(spec) {
-        let aliases = if spec.aliases.is_empty() {
-            String::new()
-        } else {
-            format!(" (also: {})", spec.aliases.join(", "))
-        };
-        return format!(
-            "`{} {}`: {}{aliases}.{}",
-            spec.name,
-            spec.usage,
-            spec.summary,
-            details(spec.name)
-        );
-    }
-    let mut text =
-        String::from("Commands (a game or challenge can be named by number, like #12):\n");
-    for spec in COMMANDS {
-        text.push_str(&format!(
-            "  {} {} - {}\n",
-            spec.name, spec.usage, spec.summary
-        ));
-    }
-    text.push_str(&format!(
-        "Games: {}. A move typed on its own is played when it can only mean one game.",
-        game_list()
-    ));
-    text
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chat::table::{COMMANDS, help};
 
     fn ok(text: &str) -> Command {
         parse(text).expect("a command").expect("parses")

@@ -9,6 +9,7 @@ mod announce;
 pub mod command;
 pub mod inert;
 mod reply;
+pub mod table;
 mod text;
 mod typed;
 
@@ -19,8 +20,9 @@ use crate::service::{
 };
 use crate::store::SettingsRow;
 
-pub use command::{COMMANDS, Command, Spec, UsageError, help};
+pub use command::{Command, UsageError};
 pub use reply::{Action, MAX_REPLY, Part, Picture, Reply, Style};
+pub use table::{COMMANDS, Spec, help};
 pub use typed::ascii_forms;
 
 pub use announce::notice_reply;
@@ -206,7 +208,7 @@ async fn unknown_command(service: &Service, incoming: &Incoming, text: &str) -> 
         .filter(|word| word.len() > 2);
     let mut near: Vec<String> = closest(first, words, 3)
         .into_iter()
-        .filter_map(|word| command::spec(word).map(|spec| format!("`{}`", spec.name)))
+        .filter_map(|word| table::spec(word).map(|spec| format!("`{}`", spec.name)))
         .collect();
     near.dedup();
     let moves = service
@@ -333,7 +335,7 @@ async fn opponent_of(
                      Name a player with @ (`challenge @someone chak`).",
                     inert::inert(&name),
                     did_you_mean(&near),
-                    command::game_list()
+                    table::game_list()
                 )));
             }
             Err(error) => return Err(error_reply(&error)),

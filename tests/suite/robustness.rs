@@ -140,7 +140,7 @@ fn positions_cached() -> &'static [VariantPosition] {
 
 /// Every command word and alias of the grammar.
 fn command_words() -> Vec<&'static str> {
-    command::COMMANDS
+    chat::COMMANDS
         .iter()
         .flat_map(|spec| std::iter::once(spec.name).chain(spec.aliases.iter().copied()))
         .collect()
