@@ -182,6 +182,11 @@ struct DiscordArgs {
     /// (http://127.0.0.1:3000); the proxy then keeps to Discord's rate limits.
     #[arg(long = "discord-api-base", env = "DISCORD_API_BASE")]
     api_base: Option<String>,
+    /// Run only these shards of the bot, FIRST-LAST/TOTAL (0-3/8: shards 0 to 3 of 8), to
+    /// split a large bot over processes; unset: as many shards as Discord recommends, all in
+    /// this process.
+    #[arg(long = "discord-shards", env = "DISCORD_SHARDS")]
+    shards: Option<pigeon::config::ShardRange>,
 }
 
 #[cfg(feature = "discord")]
@@ -193,6 +198,7 @@ impl DiscordArgs {
             guild_id: self.guild_id,
             message_content: self.message_content,
             api_base: self.api_base,
+            shards: self.shards,
             ..pigeon::adapters::discord::DiscordConfig::new(token)
         })
     }

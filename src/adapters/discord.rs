@@ -27,7 +27,7 @@ use tracing::{info, instrument, warn};
 
 use super::redacted;
 use crate::chat::{self, Incoming, Part, Reply, Style};
-use crate::config::Secret;
+use crate::config::{Secret, ShardRange};
 use crate::service::{Notice, Place, Service, User, Verdict};
 
 /// The platform name of Discord in the database.
@@ -63,6 +63,8 @@ pub struct DiscordConfig {
     pub api_base: Option<String>,
     /// How often the clocks are looked at for reminders and timeouts.
     pub tick: Duration,
+    /// The shards this process runs; `None`: as many as Discord recommends, all here.
+    pub shards: Option<ShardRange>,
 }
 
 impl DiscordConfig {
@@ -75,6 +77,7 @@ impl DiscordConfig {
             message_content: false,
             api_base: None,
             tick: Duration::from_secs(60),
+            shards: None,
         }
     }
 }
@@ -150,8 +153,21 @@ pub async fn run(
         config.tick,
         shutdown.clone(),
     ));
+    let connected = async {
+        match config.shards {
+            // Serenity's range ends with the last shard included.
+            Some(ShardRange { first, last, total }) => {
+                info!(
+                    first,
+                    last, total, "running Discord shards {first} to {last} of {total}"
+                );
+                client.start_shard_range(first..last, total).await
+            }
+            None => client.start_autosharded().await,
+        }
+    };
     let result = tokio::select! {
-        result = client.start() => result.map_err(DiscordError::from),
+        result = connected => result.map_err(DiscordError::from),
         () = stopped(&mut shutdown) => {
             manager.shutdown_all().await;
             Ok(())
@@ -761,6 +777,11 @@ impl EventHandler for Handler {
         let bot = user_of(&ready.user);
         info!(bot = %bot.id, "connected to Discord");
         self.service.register_bot(&bot);
+        // The commands are the bot's, not a shard's: shard 0 registers them, in whichever
+        // process runs it.
+        if ready.shard.is_some_and(|shard| shard.id.0 != 0) {
+            return;
+        }
         let commands = slash_commands();
         let registered = match self.guild {
             Some(guild) => guild.set_commands(&ctx.http, commands).await,

@@ -56,6 +56,8 @@ struct Log {
     granted_intents: u64,
     /// The threads opened so far.
     threads: Vec<u64>,
+    /// The `shard` of each IDENTIFY, `[number, total]`, in the order they came.
+    identified: Vec<Value>,
 }
 
 /// Requests refused with a Discord error code.
@@ -77,6 +79,7 @@ impl Default for Log {
             refusals: Vec::new(),
             granted_intents: u64::MAX,
             threads: Vec::new(),
+            identified: Vec::new(),
         }
     }
 }
@@ -115,7 +118,12 @@ impl FakeDiscord {
         let changed = Arc::new(Notify::new());
         let (events, receiver) = mpsc::unbounded_channel();
         tokio::spawn(serve_http(http, ws, Arc::clone(&log), Arc::clone(&changed)));
-        tokio::spawn(serve_gateway(gateway, receiver, Arc::clone(&log)));
+        tokio::spawn(serve_gateway(
+            gateway,
+            receiver,
+            Arc::clone(&log),
+            Arc::clone(&changed),
+        ));
         FakeDiscord {
             api,
             log,
@@ -199,6 +207,25 @@ impl FakeDiscord {
                 self.summary()
             ),
         }
+    }
+
+    /// The `shard` (`[number, total]`) of each IDENTIFY, once `count` of them came.
+    pub async fn identified(&self, count: usize) -> Vec<Value> {
+        let wait = async {
+            loop {
+                let notified = self.changed.notified();
+                {
+                    let log = self.log.lock().expect("the log");
+                    if log.identified.len() >= count {
+                        return log.identified.clone();
+                    }
+                }
+                notified.await;
+            }
+        };
+        tokio::time::timeout(PATIENCE, wait)
+            .await
+            .unwrap_or_else(|_| panic!("{count} shards did not identify"))
     }
 
     /// Every request so far, looked at or not, with this method whose path contains `path`.
@@ -532,12 +559,13 @@ async fn serve_gateway(
     listener: TcpListener,
     events: mpsc::UnboundedReceiver<(String, Value)>,
     log: Arc<Mutex<Log>>,
+    changed: Arc<Notify>,
 ) {
     let events = Arc::new(tokio::sync::Mutex::new(events));
     while let Ok((stream, _)) = listener.accept().await {
-        let (events, log) = (Arc::clone(&events), Arc::clone(&log));
+        let (events, log, changed) = (Arc::clone(&events), Arc::clone(&log), Arc::clone(&changed));
         tokio::spawn(async move {
-            let _ = session(stream, &events, &log).await;
+            let _ = session(stream, &events, &log, &changed).await;
         });
     }
 }
@@ -548,11 +576,11 @@ async fn session(
     stream: TcpStream,
     events: &tokio::sync::Mutex<mpsc::UnboundedReceiver<(String, Value)>>,
     log: &Mutex<Log>,
+    changed: &Notify,
 ) -> Result<(), tokio_tungstenite::tungstenite::Error> {
     let mut ws = tokio_tungstenite::accept_async(stream).await?;
     let hello = json!({ "op": 10, "d": { "heartbeat_interval": 41_250 }, "s": null, "t": null });
     ws.send(Frame::text(hello.to_string())).await?;
-    let mut events = events.lock().await;
     let mut sequence = 0;
     loop {
         tokio::select! {
@@ -565,7 +593,12 @@ async fn session(
                         ws.send(Frame::text(json!({ "op": 11, "d": null }).to_string())).await?;
                     }
                     Some(2) => {
-                        let granted = log.lock().expect("the log").granted_intents;
+                        let granted = {
+                            let mut log = log.lock().expect("the log");
+                            log.identified.push(payload["d"]["shard"].clone());
+                            log.granted_intents
+                        };
+                        changed.notify_waiters();
                         let asked = payload["d"]["intents"].as_u64().unwrap_or(0);
                         if asked & !granted != 0 {
                             let close = CloseFrame {
@@ -583,6 +616,7 @@ async fn session(
                                 "user": user(APP, BOT_NAME),
                                 "guilds": [{ "id": GUILD.to_string(), "unavailable": true }],
                                 "session_id": "fake-session",
+                                "shard": payload["d"]["shard"],
                                 "resume_gateway_url": "ws://127.0.0.1:1",
                                 "application": { "id": APP.to_string(), "flags": 0 },
                             }
@@ -592,7 +626,8 @@ async fn session(
                     _ => {}
                 }
             }
-            event = events.recv() => {
+            // Each shard's session waits for the next event; the lock is held only while waiting.
+            event = async { events.lock().await.recv().await } => {
                 let Some((kind, data)) = event else { return Ok(()) };
                 sequence += 1;
                 let payload = json!({ "op": 0, "s": sequence, "t": kind, "d": data });

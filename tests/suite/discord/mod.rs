@@ -613,6 +613,42 @@ async fn a_whole_game_through_slash_commands_buttons_and_a_thread() {
 }
 
 /// alice challenges bob and bob accepts with `/accept`; the game's thread id.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn discord_shards_runs_the_shards_it_names_and_the_first_registers_the_commands() {
+    // The whole bot in one process: shard 0 of the one Discord recommends.
+    let bot = Bot::start().await;
+    assert_eq!(bot.fake.identified(1).await, vec![json!([0, 1])]);
+    bot.stop().await;
+
+    // Shards 1 and 2 of 4 in this process; shards 0 and 3 run elsewhere.
+    let (_dir, _clock, service, fake) = parts().await;
+    let shards = "1-2/4".parse().expect("a shard range");
+    let config = DiscordConfig {
+        shards: Some(shards),
+        ..config(&fake)
+    };
+    let (stop, shutdown) = watch::channel(false);
+    let task = tokio::spawn(discord::run(service, config, shutdown));
+    let mut chat = Chat::new(fake);
+    assert_eq!(
+        chat.fake.identified(2).await,
+        vec![json!([1, 4]), json!([2, 4])]
+    );
+    // Either shard answers what it receives.
+    let challenged = chat.challenge(ALICE, BOB).await;
+    assert_says(&challenged, &format!("<@{BOB}>"));
+    // Shard 0 registers the slash commands; these shards leave them alone.
+    assert!(
+        chat.fake.all("PUT", "/commands").is_empty(),
+        "{}",
+        chat.fake.summary()
+    );
+    stop.send(true).expect("the bot listens");
+    task.await
+        .expect("the bot task ends")
+        .expect("the bot stops cleanly");
+}
+
 async fn started(bot: &mut Bot) -> u64 {
     bot.challenge(ALICE, BOB).await;
     let accepted = bot.slash(BOB, CHANNEL, "accept", json!([]));
