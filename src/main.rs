@@ -459,6 +459,7 @@ async fn console_main(
     let store = Store::open(&db)
         .await
         .map_err(|e| format!("{}: {e}", db.display()))?;
+    store.hold_for_serving().await.map_err(|e| e.to_string())?;
     let clock = now.map_or_else(ManualClock::running, ManualClock::new);
     let service = Service::new(store.clone(), Arc::new(clock.clone()));
     let stdout = tokio::io::stdout();
@@ -552,6 +553,7 @@ async fn serve_main(db: PathBuf, bots: Bots) -> RunResult {
     let store = Store::open(&db)
         .await
         .map_err(|e| format!("{}: {e}", db.display()))?;
+    store.hold_for_serving().await.map_err(|e| e.to_string())?;
     let service =
         Service::new(store.clone(), Arc::new(SystemClock)).with_rate_limit(RateLimit::CHAT);
     let (stop, shutdown) = watch::channel(false);

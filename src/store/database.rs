@@ -36,6 +36,17 @@ pub trait Database: Debug + Send + Sync {
     /// Closes every connection (on SQLite, checkpointing the WAL).
     async fn close(&self);
 
+    /// Claims the database for this process's chat bots (or console) until the process
+    /// ends. A database several processes may serve at once, which coordinates through
+    /// its rows alone, has nothing to claim: that is the default. SQLite serves one process
+    /// at a time and refuses a second.
+    ///
+    /// # Errors
+    /// [`super::StoreError::InUse`] when another process serves the database.
+    async fn hold_for_serving(&self) -> Result<()> {
+        Ok(())
+    }
+
     /// Writes a consistent copy of the database to the file `path` while it stays in use (on
     /// SQLite, `VACUUM INTO`: one read transaction, so the copy is a snapshot). Refuses to
     /// overwrite an existing file.

@@ -50,6 +50,29 @@ pub enum StoreError {
     /// The migrations could not be applied.
     #[error("database migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    /// Another process is serving this database, which serves one process at a time.
+    #[error(
+        "another Pigeon{} is already serving {}: SQLite serves one process at a time. Stop the \
+         other one first, or move to PostgreSQL to run several processes (see \"Running \
+         several processes\" in README.md)",
+        .pid.map(|pid| format!(" (process {pid})")).unwrap_or_default(),
+        .path.display()
+    )]
+    InUse {
+        /// The database file.
+        path: std::path::PathBuf,
+        /// The serving process, when it said.
+        pid: Option<u32>,
+    },
+    /// The lock file that marks the database as served could not be used.
+    #[error("cannot use the lock file {}: {error}", .path.display())]
+    Lock {
+        /// The lock file.
+        path: std::path::PathBuf,
+        /// What went wrong.
+        #[source]
+        error: std::io::Error,
+    },
     /// The database URL names no database Pigeon can open.
     #[error("{0}; use sqlite://FILE or a file path")]
     Url(String),

@@ -3,15 +3,20 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-/// Runs the binary with `args`, writing `stdin` to it.
-pub fn pigeon(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pigeon"))
+/// Starts the binary with `args`, its standard streams piped.
+fn spawn(args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_pigeon"))
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("the binary starts");
+        .expect("the binary starts")
+}
+
+/// Runs the binary with `args`, writing `stdin` to it.
+pub fn pigeon(args: &[&str], stdin: &str) -> Output {
+    let mut child = spawn(args);
     child
         .stdin
         .take()
@@ -161,4 +166,55 @@ fn backup_copies_the_database_and_never_overwrites() {
     let again = pigeon(&["backup", copy_arg, "--db", db_arg], "");
     assert!(!again.status.success());
     assert!(String::from_utf8_lossy(&again.stderr).contains("exists already"));
+}
+
+#[test]
+fn a_second_process_serving_the_same_sqlite_file_is_refused_until_the_first_ends() {
+    use std::io::{BufRead, BufReader};
+
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let db = dir.path().join("games.db");
+    let boards = dir.path().join("boards");
+    let args = [
+        "console",
+        "--db",
+        db.to_str().expect("a UTF-8 path"),
+        "--out",
+        boards.to_str().expect("UTF-8"),
+    ];
+    let mut first = spawn(&args);
+    let mut input = first.stdin.take().expect("piped");
+    writeln!(input, "alice: challenge @bob").expect("written");
+    // Once it answers, it serves the database.
+    let mut answer = String::new();
+    BufReader::new(first.stdout.take().expect("piped"))
+        .read_line(&mut answer)
+        .expect("an answer");
+    assert!(answer.contains("challenge"), "{answer}");
+
+    let second = pigeon(&args, "bob: accept\n");
+    let refusal = String::from_utf8_lossy(&second.stderr);
+    assert!(!second.status.success(), "{}", stdout(&second));
+    assert!(
+        refusal.contains("already serving")
+            && refusal.contains(&format!("process {}", first.id()))
+            && refusal.contains("PostgreSQL"),
+        "{refusal}"
+    );
+    assert!(
+        !stdout(&second).contains("accepts"),
+        "nothing was done: {}",
+        stdout(&second)
+    );
+
+    // Killed, the first lets go of the file at once.
+    first.kill().expect("killed");
+    first.wait().expect("ended");
+    let third = pigeon(&args, "bob: accept\n");
+    assert!(
+        third.status.success(),
+        "{}",
+        String::from_utf8_lossy(&third.stderr)
+    );
+    assert!(stdout(&third).contains("Game #1"), "{}", stdout(&third));
 }

@@ -3,7 +3,10 @@
 //! `migrations/sqlite`. The queries are split by what they touch, one file each; the
 //! transactions they share (`&mut sqlx::Transaction<'_, Sqlite>`) stay inside this module.
 
-use std::path::Path;
+use std::fs::{File, TryLockError};
+use std::io::{Read, Seek, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -64,6 +67,10 @@ const MAX_CONNECTIONS: u32 = 4;
 #[derive(Debug, Clone)]
 pub struct SqliteDatabase {
     pool: SqlitePool,
+    /// The database file.
+    path: PathBuf,
+    /// The lock file held while this process serves the database.
+    serving: Arc<Mutex<Option<File>>>,
 }
 
 impl SqliteDatabase {
@@ -105,7 +112,11 @@ impl SqliteDatabase {
                 sqlx::migrate::MigrateError::Execute(error) => read_only(error.into()),
                 other => other.into(),
             })?;
-        let database = SqliteDatabase { pool };
+        let database = SqliteDatabase {
+            pool,
+            path: path.to_owned(),
+            serving: Arc::default(),
+        };
         database.check_writable().await?;
         Ok(database)
     }
@@ -119,6 +130,46 @@ impl SqliteDatabase {
             .await
             .map_err(|error| read_only(error.into()))?;
         tx.rollback().await?;
+        Ok(())
+    }
+
+    /// Takes the serving lock: an exclusive lock on the file `<database>.lock`, which the
+    /// operating system lets go when the process ends however it ends (even killed), with the
+    /// holder's process id written in it for the refusal of a second process.
+    fn lock_for_serving(&self) -> Result<()> {
+        let mut serving = self.serving.lock().unwrap_or_else(PoisonError::into_inner);
+        if serving.is_some() {
+            return Ok(());
+        }
+        let mut name = self.path.clone().into_os_string();
+        name.push(".lock");
+        let cannot = |error: std::io::Error| StoreError::Lock {
+            path: PathBuf::from(&name),
+            error,
+        };
+        let mut file = File::options()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&name)
+            .map_err(cannot)?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => {
+                let mut holder = String::new();
+                let _ = file.read_to_string(&mut holder);
+                return Err(StoreError::InUse {
+                    path: self.path.clone(),
+                    pid: holder.trim().parse().ok(),
+                });
+            }
+            Err(TryLockError::Error(error)) => return Err(cannot(error)),
+        }
+        file.set_len(0).map_err(cannot)?;
+        file.rewind().map_err(cannot)?;
+        writeln!(file, "{}", std::process::id()).map_err(cannot)?;
+        *serving = Some(file);
         Ok(())
     }
 
@@ -148,6 +199,7 @@ macro_rules! answered_by {
 answered_by! {
     upkeep::synchronous_settings() -> Result<Vec<i64>>;
     upkeep::close();
+    upkeep::hold_for_serving() -> Result<()>;
     upkeep::backup(path: &Path) -> Result<()>;
     upkeep::integrity_check() -> Result<String>;
 

@@ -25,6 +25,10 @@ pub(super) async fn close(db: &SqliteDatabase) {
     db.pool.close().await;
 }
 
+pub(super) async fn hold_for_serving(db: &SqliteDatabase) -> Result<()> {
+    db.lock_for_serving()
+}
+
 pub(super) async fn backup(db: &SqliteDatabase, path: &Path) -> Result<()> {
     sqlx::query("VACUUM INTO ?1")
         .bind(path.to_string_lossy().into_owned())
