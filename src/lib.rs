@@ -20,10 +20,15 @@
 //!   bytes, and a whole game to an animated GIF; pure, with embedded art and font.
 //! - [`config`]: configuration shared by the adapters (secrets that never print).
 //! - [`cli`]: the command-line tools built on the rules core (`moves`, `perft`, `play`).
+//! - [`arena`]: `pigeon match`, two UCI engines playing each other over stored openings, with
+//!   the rules core as referee; score, Elo and SPRT.
+//! - [`uci`]: `pigeon uci`, the engine behind the UCI protocol (Fairy-Stockfish's variant
+//!   conventions), searching on a thread of its own.
 //!
 //! See `ARCHITECTURE.md` for how the layers depend on each other.
 
 pub mod adapters;
+pub mod arena;
 pub mod chat;
 pub mod cli;
 pub mod config;
@@ -32,3 +37,4 @@ pub mod render;
 pub mod rules;
 pub mod service;
 pub mod store;
+pub mod uci;

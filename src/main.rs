@@ -9,8 +9,10 @@ use clap::{Parser, Subcommand, ValueEnum};
 #[cfg(feature = "matrix")]
 use pigeon::adapters::matrix::{self, MatrixConfig};
 use pigeon::adapters::{console, redacted};
+use pigeon::arena;
 use pigeon::cli;
 use pigeon::config::Secret;
+use pigeon::engine::Level;
 use pigeon::rules::{Color, Variant};
 use pigeon::service::{ManualClock, RateLimit, Service, SystemClock};
 use pigeon::store::Store;
@@ -140,6 +142,51 @@ enum Command {
         /// Where to write the PNG.
         #[arg(short, long, value_name = "FILE")]
         output: PathBuf,
+    },
+    /// Speak the UCI protocol on standard input and output (Fairy-Stockfish's conventions for
+    /// variants: `setoption name UCI_Variant value chak`), for GUIs and match runners.
+    Uci {
+        /// Play at this chat level's limits (1-5) instead of the limits `go` gives.
+        #[arg(long)]
+        level: Option<Level>,
+    },
+    /// Play two UCI engines against each other over the stored openings, each opening with
+    /// colours swapped; print the score, the Elo difference and an SPRT verdict.
+    Match {
+        /// An engine's command, program and arguments split at spaces (give it twice; the
+        /// score is the first one's).
+        #[arg(long = "engine", required = true, num_args = 1)]
+        engines: Vec<String>,
+        /// The game.
+        #[arg(long, default_value = "chak")]
+        variant: Variant,
+        /// How many games (rounded up to an even number).
+        #[arg(long, default_value_t = 20)]
+        games: usize,
+        /// Each move: search this many nodes.
+        #[arg(long, group = "limit")]
+        nodes: Option<u64>,
+        /// Each move: search this deep.
+        #[arg(long, group = "limit")]
+        depth: Option<u32>,
+        /// Each move: think this many milliseconds.
+        #[arg(long, group = "limit")]
+        movetime: Option<u64>,
+        /// A clock per side: SECONDS[+INCREMENT], such as 10+0.1.
+        #[arg(long, group = "limit")]
+        tc: Option<String>,
+        /// Draw games still running after this many plies.
+        #[arg(long)]
+        max_plies: Option<usize>,
+        /// Stop at the verdict of an SPRT of H0 "elo0" against H1 "elo1", such as 0,10.
+        #[arg(long, value_name = "ELO0,ELO1")]
+        sprt: Option<String>,
+        /// Write the games to this file as game records.
+        #[arg(long, value_name = "FILE")]
+        records: Option<PathBuf>,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1)]
+        concurrency: usize,
     },
     /// Draw a game played from the start position as an animated GIF.
     Gif {
@@ -394,6 +441,34 @@ fn main() -> ExitCode {
             cli::render(game, &position, &request)
                 .and_then(|png| std::fs::write(&output, png).map_err(Into::into))
         }
+        Command::Match {
+            engines,
+            variant,
+            games,
+            nodes,
+            depth,
+            movetime,
+            tc,
+            max_plies,
+            sprt,
+            records,
+            concurrency,
+        } => {
+            let request = MatchRequest {
+                engines,
+                variant,
+                games,
+                limit: (nodes, depth, movetime, tc),
+                max_plies,
+                sprt,
+                records,
+                concurrency,
+            };
+            return match_main(request);
+        }
+        Command::Uci { level } => {
+            pigeon::uci::run(io::stdin().lock(), io::stdout(), level).map_err(Into::into)
+        }
         Command::Gif {
             game,
             moves,
@@ -408,6 +483,75 @@ fn main() -> ExitCode {
             eprintln!("{error}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// The arguments of `pigeon match`.
+struct MatchRequest {
+    engines: Vec<String>,
+    variant: Variant,
+    games: usize,
+    /// `--nodes`, `--depth`, `--movetime`, `--tc`: at most one is given.
+    limit: (Option<u64>, Option<u32>, Option<u64>, Option<String>),
+    max_plies: Option<usize>,
+    sprt: Option<String>,
+    records: Option<PathBuf>,
+    concurrency: usize,
+}
+
+/// `pigeon match`: plays, prints the report, writes the records.
+fn match_main(request: MatchRequest) -> ExitCode {
+    let run = || -> Result<(), String> {
+        let [first, second] = <[String; 2]>::try_from(request.engines)
+            .map_err(|_| String::from("give exactly two engines: --engine A --engine B"))?;
+        let limit = match request.limit {
+            (Some(nodes), ..) => arena::MoveLimit::Nodes(nodes.max(1)),
+            (_, Some(depth), ..) => arena::MoveLimit::Depth(depth.max(1)),
+            (_, _, Some(millis), _) => {
+                arena::MoveLimit::MoveTime(std::time::Duration::from_millis(millis.max(1)))
+            }
+            (_, _, _, Some(tc)) => arena::MoveLimit::clock(&tc)?,
+            _ => arena::MoveLimit::MoveTime(std::time::Duration::from_millis(100)),
+        };
+        let sprt = request.sprt.as_deref().map(parse_sprt).transpose()?;
+        let config = arena::MatchConfig {
+            engines: [first, second],
+            variant: request.variant,
+            games: request.games,
+            limit,
+            max_plies: request.max_plies,
+            sprt,
+            concurrency: request.concurrency,
+        };
+        let mut log = io::stdout();
+        let report = arena::play_match(&config, &mut log).map_err(|e| e.to_string())?;
+        for line in report.summary(config.sprt.as_ref()) {
+            println!("{line}");
+        }
+        if let Some(path) = &request.records {
+            let text: Vec<String> = report.games.iter().map(|g| g.export(&config)).collect();
+            std::fs::write(path, text.join("\n\n") + "\n")
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        Ok(())
+    };
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("{error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Reads `--sprt ELO0,ELO1`.
+fn parse_sprt(text: &str) -> Result<arena::Sprt, String> {
+    let bad = || format!("--sprt {text}: write two Elo differences, such as 0,10");
+    let (elo0, elo1) = text.split_once(',').ok_or_else(bad)?;
+    let read = |part: &str| part.trim().parse::<f64>().ok().filter(|v| v.is_finite());
+    match (read(elo0), read(elo1)) {
+        (Some(elo0), Some(elo1)) if elo0 < elo1 => Ok(arena::Sprt { elo0, elo1 }),
+        _ => Err(bad()),
     }
 }
 

@@ -211,96 +211,48 @@ pub fn history(state: &GameState) -> String {
     }
 }
 
-/// The widest line of a record's moves, as PGN export files keep them.
-const RECORD_WIDTH: usize = 80;
-
 /// The game record, PGN-like: the seven standard tags, the game's `Variant`, its start position
 /// as `FEN`, the time per move and how it ended; then the moves with move numbers (see
-/// [`crate::rules::Record::record_moves`]), a comment with the result in words, and the result.
+/// [`crate::rules::Record::export`]), a comment with the result in words, and the result.
 /// A Chak record reads in pychess.org's import as it is.
 pub fn export(state: &GameState) -> String {
     let row = &state.row;
     let result = row.result.as_deref().unwrap_or("*");
-    let mut text = String::new();
-    let mut tag = |key: &str, value: &str| {
-        // PGN's escapes are not read by every importer: a quote in a name becomes an apostrophe.
-        let value = value.replace('"', "'").replace(['\\', '\n', '\r'], " ");
-        text.push_str(&format!("[{key} \"{value}\"]\n"));
-    };
     let kind = if row.bot_level.is_some() || !row.rated {
         "Casual"
     } else {
         "Rated"
     };
-    tag("Event", &format!("{kind} {} game", state.variant.name()));
-    tag("Site", &format!("Pigeon on {}", row.platform));
-    tag(
-        "Date",
-        &clock::format_utc(row.created_at)[..10].replace('-', "."),
-    );
-    tag("Round", "-");
-    tag("White", &state.white.display_name);
-    tag("Black", &state.black.display_name);
-    tag("Result", result);
-    tag("GameId", &row.id.to_string());
-    tag("Variant", state.variant.key());
-    let start = state.record.start();
-    if *start != VariantPosition::start(state.variant) {
-        tag("SetUp", "1");
-    }
-    tag("FEN", &start.to_text());
+    let mut tags = vec![
+        ("Event", format!("{kind} {} game", state.variant.name())),
+        ("Site", format!("Pigeon on {}", row.platform)),
+        (
+            "Date",
+            clock::format_utc(row.created_at)[..10].replace('-', "."),
+        ),
+        ("Round", String::from("-")),
+        ("White", state.white.display_name.clone()),
+        ("Black", state.black.display_name.clone()),
+        ("Result", result.to_owned()),
+        ("GameId", row.id.to_string()),
+    ];
+    tags.extend(state.record.setup_tags());
     // One move per so many seconds: the way PGN writes a time per move.
-    tag(
+    tags.push((
         "TimeControl",
-        &format!("1/{}", row.days_per_move * clock::DAY),
-    );
+        format!("1/{}", row.days_per_move * clock::DAY),
+    ));
     if let Some(reason) = row.end_reason.as_deref() {
-        tag(
-            "Termination",
-            match reason {
-                "timeout" => "time forfeit",
-                "aborted" => "abandoned",
-                _ => "normal",
-            },
-        );
+        let termination = match reason {
+            "timeout" => "time forfeit",
+            "aborted" => "abandoned",
+            _ => "normal",
+        };
+        tags.push(("Termination", termination.to_owned()));
     }
-    text.push('\n');
-    let mut tokens = Vec::new();
-    if state.variant == Variant::Chesscala {
-        tokens.push(String::from(
-            "{The standard setup is a reconstruction: the published diagrams are lost.}",
-        ));
-    }
-    let black_first = start.turn() == Color::Black;
-    for (index, mv) in state.record.record_moves().into_iter().enumerate() {
-        // A move number stays on the line of its move.
-        let ply = index + usize::from(black_first);
-        tokens.push(if ply % 2 == 0 {
-            format!("{}. {mv}", ply / 2 + 1)
-        } else if index == 0 {
-            format!("{}... {mv}", ply / 2 + 1)
-        } else {
-            mv
-        });
-    }
-    if let Some(words) = result_words(state) {
-        tokens.push(format!("{{{words}.}}"));
-    }
-    tokens.push(result.to_owned());
-    let mut line = String::new();
-    for token in tokens {
-        if !line.is_empty() && line.len() + 1 + token.len() > RECORD_WIDTH {
-            text.push_str(&line);
-            text.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&token);
-    }
-    text.push_str(&line);
-    text
+    state
+        .record
+        .export(&tags, result_words(state).as_deref(), result)
 }
 
 /// The games of a list, one a line, each with whose turn it is and the deadline (how long

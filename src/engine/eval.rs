@@ -5,17 +5,57 @@
 //! pawns nearing the river; Shakti: room around the kings; Chad: rooks nearing the enemy
 //! castle; Chesscala: stacks under control). Everything is read through the rules core's
 //! public view of a position, so the engine depends on nothing inside a game's module.
+//!
+//! Besides the score, each game tells the search what it cheaply knows about moves: what a
+//! capture or promotion wins at once (the move order and the quiescence search), whether a
+//! pass is a fair question for null-move pruning (not where zugzwang decides games), and a
+//! fast key for the transposition table and repetitions.
 
-use crate::rules::chad::Chad;
-use crate::rules::chak::Chak;
+use crate::rules::chad::{Chad, ChadMove};
+use crate::rules::chak::{Chak, ChakMove};
 use crate::rules::chesscala::Chesscala;
 use crate::rules::shakti::Shakti;
+use std::hash::{DefaultHasher, Hash, Hasher};
+
+use crate::rules::chesscala::Turn;
+use crate::rules::shakti::ShaktiMove;
 use crate::rules::{BoardView, Cell, Color, Position};
 
 /// A position the engine can judge without searching.
 pub trait Evaluate: Position {
     /// The position's value for the side to move (positive: better for the side to move).
     fn evaluate(&self) -> i32;
+
+    /// What `mv` wins at once (a capture, a promotion), or `None` for a quiet move. Only such
+    /// moves are searched past the nominal depth (quiescence).
+    fn gain(&self, _mv: &Self::Move) -> Option<i32> {
+        None
+    }
+
+    /// The position with the other side to move, for null-move pruning; `None` where passing
+    /// would be no fair estimate (zugzwang matters, or passing is itself a move).
+    fn null_move(&self) -> Option<Self> {
+        None
+    }
+
+    /// The key of the position for the transposition table and repetitions: equal for
+    /// positions that count as the same for repetition (move counters aside).
+    fn key(&self) -> u64 {
+        let mut hasher = DefaultHasher::new();
+        match self.repetition_key() {
+            Some(text) => text.hash(&mut hasher),
+            None => self.hash(&mut hasher),
+        }
+        hasher.finish()
+    }
+}
+
+/// The hash of a whole position, for games whose position type holds nothing beyond what
+/// counts for repetition.
+fn whole_key<P: Hash>(pos: &P) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    pos.hash(&mut hasher);
+    hasher.finish()
 }
 
 /// A side's share of a score: `+1` for `color == us`, `-1` otherwise.
@@ -57,29 +97,63 @@ fn check_penalty<P: Position>(pos: &P, penalty: i32) -> i32 {
     if pos.in_check() { -penalty } else { 0 }
 }
 
+/// The material value of a Chak piece by its letter.
+fn chak_value(letter: char) -> i32 {
+    match letter {
+        'J' => 700,
+        'R' => 500,
+        'Q' => 450,
+        'D' => 350,
+        'V' => 300,
+        'W' => 230,
+        'S' => 200,
+        'P' => 100,
+        'O' => 40,
+        _ => 0,
+    }
+}
+
 impl Evaluate for Chak {
     fn evaluate(&self) -> i32 {
         let us = self.turn();
-        let view = self.board_view();
         let mut score = 0;
-        for (file, rank, color, letter) in pieces(&view) {
+        for (square, color, letter) in self.pieces() {
+            let (file, rank) = (square.file, square.rank);
             // The enemy altar: e8 for White, e2 for Green.
             let altar = (4, if color == Color::White { 7 } else { 1 });
             let value = match letter {
-                'J' => 700,
-                'R' => 500,
-                'Q' => 450,
-                'V' => 300,
-                'W' => 230,
-                'S' => 200,
                 'P' => 100 + 12 * advance(rank, color, 9).min(4),
                 'D' => 350 + 30 * (8 - distance((file, rank), altar)),
-                'O' => 40,
-                _ => 0,
+                // Pieces that stand in the centre reach more of the board.
+                'V' | 'S' | 'J' | 'W' => {
+                    chak_value(letter) + 4 * (4 - distance((file, rank), (4, 4)))
+                }
+                _ => chak_value(letter),
             };
             score += sign(color, us) * value;
         }
         score + check_penalty(self, 40)
+    }
+
+    fn gain(&self, mv: &ChakMove) -> Option<i32> {
+        let captured = self.captured(*mv).map(chak_value);
+        match (captured, mv.promotes()) {
+            (None, false) => None,
+            (captured, promotes) => Some(captured.unwrap_or(0) + if promotes { 150 } else { 0 }),
+        }
+    }
+
+    fn null_move(&self) -> Option<Chak> {
+        // A side with nothing but its king, pawns and offering is the one that gets squeezed
+        // (a side that cannot move loses in Chak): no passing for it.
+        let us = self.turn();
+        self.pieces()
+            .any(|(_, color, letter)| color == us && !matches!(letter, 'K' | 'D' | 'P' | 'O'))
+            .then(|| self.passed())
+    }
+
+    fn key(&self) -> u64 {
+        self.repetition_hash()
     }
 }
 
@@ -121,6 +195,14 @@ impl Evaluate for Shakti {
         }
         score + check_penalty(self, 30)
     }
+
+    fn gain(&self, mv: &ShaktiMove) -> Option<i32> {
+        self.captures(*mv).then_some(500)
+    }
+
+    fn key(&self) -> u64 {
+        whole_key(self)
+    }
 }
 
 impl Evaluate for Chad {
@@ -143,6 +225,20 @@ impl Evaluate for Chad {
             score += sign(color, us) * value;
         }
         score + check_penalty(self, 30)
+    }
+
+    fn gain(&self, mv: &ChadMove) -> Option<i32> {
+        let captured = if mv.is_capture() { 500 } else { 0 };
+        let promoted = if mv.is_promotion() { 450 } else { 0 };
+        (mv.is_capture() || mv.is_promotion()).then_some(captured + promoted)
+    }
+
+    fn null_move(&self) -> Option<Chad> {
+        Some(self.passed())
+    }
+
+    fn key(&self) -> u64 {
+        whole_key(self)
     }
 }
 
@@ -174,5 +270,13 @@ impl Evaluate for Chesscala {
         // Twelve losses end the game: every loss brings that end nearer.
         score += 40 * (i32::from(self.losses(us.other())) - i32::from(self.losses(us)));
         score + check_penalty(self, 60)
+    }
+
+    fn gain(&self, turn: &Turn) -> Option<i32> {
+        turn.captures().then_some(300)
+    }
+
+    fn key(&self) -> u64 {
+        whole_key(self)
     }
 }

@@ -4,24 +4,33 @@
 //! its time budget, and its randomness comes from a seed passed in, so a game against it can be
 //! replayed. It only ever plays a move from the position's legal moves.
 //!
-//! - [`eval`]: the static evaluation of each game.
-//! - `search`: iterative deepening negamax with alpha-beta, move ordering and a transposition
-//!   table, generic over [`Position`](crate::rules::Position).
+//! - [`eval`]: the static evaluation of each game, and what it knows of moves.
+//! - `search`: iterative deepening principal-variation search with quiescence, null-move
+//!   pruning, late-move reductions, killer and history move order and aspiration windows,
+//!   generic over [`Position`](crate::rules::Position).
+//! - [`Table`]: the transposition table, sized in megabytes.
 //!
-//! Levels: 1 looks one ply ahead with a lot of noise, 2 two plies with some, 3 three plies
-//! within a fixed node budget (so its games are reproducible), 4 and 5 deepen until about 0.8
-//! and 1.5 seconds have passed. Every level stops by 1.5 seconds.
+//! The chat opponent and `pigeon uci` run the same search: a [`Level`] is only a set of
+//! [`Limits`], and [`think`] takes a table and a [`Control`] (a stop flag, a report of each
+//! iteration) from whoever runs it.
+//!
+//! Levels: 1 looks one ply ahead with a lot of noise, 2 two plies with some, 3 to 5 search
+//! within growing node budgets (so their games are reproducible). Every level stops by
+//! 1.5 seconds.
 
 pub mod eval;
 mod search;
+mod table;
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use crate::rules::{Record, VariantMove, VariantPosition};
+use crate::rules::{Position, Record, VariantMove, VariantPosition};
 
 use self::eval::Evaluate;
+pub use self::table::Table;
 
 /// The score of a mate on the board; a mate in `n` plies scores `MATE - n`.
 pub const MATE: i32 = 1_000_000;
@@ -60,18 +69,19 @@ impl Level {
     /// The search budget of this level.
     #[must_use]
     pub fn limits(self) -> Limits {
-        let (depth, nodes, time, noise) = match self.0 {
-            1 => (1, 50_000, TIME_LIMIT, 250),
-            2 => (2, 100_000, TIME_LIMIT, 80),
-            3 => (3, 12_000, TIME_LIMIT, 0),
-            4 => (64, u64::MAX, Duration::from_millis(800), 0),
-            _ => (64, u64::MAX, TIME_LIMIT, 0),
+        let (depth, nodes, noise) = match self.0 {
+            1 => (1, 50_000, 250),
+            2 => (2, 100_000, 80),
+            3 => (MAX_DEPTH, 4_000, 0),
+            4 => (MAX_DEPTH, 30_000, 0),
+            _ => (MAX_DEPTH, 200_000, 0),
         };
         Limits {
             depth,
             nodes,
-            time: Some(time),
+            time: Some(TIME_LIMIT),
             noise,
+            ..Limits::default()
         }
     }
 }
@@ -105,6 +115,9 @@ impl FromStr for Level {
     }
 }
 
+/// The deepest iteration any search goes to.
+pub const MAX_DEPTH: u32 = 64;
+
 /// A search budget. The search stops at whichever limit it reaches first and plays the best
 /// move of the last completed depth.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -113,10 +126,115 @@ pub struct Limits {
     pub depth: u32,
     /// The most positions to visit.
     pub nodes: u64,
-    /// The most time to take, if limited.
+    /// The most time to take, if limited: the search stops when it is up.
     pub time: Option<Duration>,
+    /// After this much time no new iteration starts (time management on a clock).
+    pub soft_time: Option<Duration>,
     /// Random noise of up to this many points on each move's score (weak levels).
     pub noise: i32,
+}
+
+impl Default for Limits {
+    /// No limit at all: the search runs until it is stopped (or finds a mate).
+    fn default() -> Limits {
+        Limits {
+            depth: MAX_DEPTH,
+            nodes: u64::MAX,
+            time: None,
+            soft_time: None,
+            noise: 0,
+        }
+    }
+}
+
+impl Limits {
+    /// The budget for one move on a clock: `remaining` for the rest of the game (or for the
+    /// next `moves_to_go` moves), `increment` added after each move. About a thirtieth of the
+    /// remaining time plus most of the increment, never more than a third of what is left.
+    #[must_use]
+    pub fn for_clock(remaining: Duration, increment: Duration, moves_to_go: Option<u32>) -> Limits {
+        // Time lost between the engine and whoever runs the clock.
+        let overhead = Duration::from_millis(30);
+        let usable = remaining.saturating_sub(overhead);
+        let moves = moves_to_go.unwrap_or(30).clamp(1, 30);
+        let share = usable / moves + increment * 3 / 4;
+        let hard = share.min(usable / 3).max(Duration::from_millis(5));
+        Limits {
+            time: Some(hard),
+            // An iteration started after half the budget would rarely finish in time.
+            soft_time: Some(hard / 2),
+            ..Limits::default()
+        }
+    }
+}
+
+/// A score as the UCI protocol reports it: centipawns, or mate in so many moves (negative: the
+/// side to move is mated).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Score {
+    /// An evaluation in centipawn-like points.
+    Cp(i32),
+    /// Mate in this many moves (of the side to move: plies rounded up to moves).
+    Mate(i32),
+}
+
+impl Score {
+    /// The reported form of a search score.
+    #[must_use]
+    pub fn of(score: i32) -> Score {
+        if score > search::MATE_BOUND {
+            Score::Mate((MATE - score + 1) / 2)
+        } else if score < -search::MATE_BOUND {
+            Score::Mate(-(MATE + score) / 2)
+        } else {
+            Score::Cp(score)
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Score::Cp(points) => write!(f, "cp {points}"),
+            Score::Mate(moves) => write!(f, "mate {moves}"),
+        }
+    }
+}
+
+/// One completed iteration of a search, as reported while it runs.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Progress {
+    /// The depth completed.
+    pub depth: u32,
+    /// The deepest ply reached (quiescence included).
+    pub seldepth: u32,
+    /// The score for the side to move.
+    pub score: Score,
+    /// Positions visited so far.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+    /// The principal variation in the interchange notation, best move first.
+    pub pv: Vec<String>,
+}
+
+/// What steers a search from outside: a flag that stops it when set (from another thread),
+/// and a callback for each completed iteration.
+#[derive(Default)]
+pub struct Control<'a> {
+    /// Set to stop the search; it then plays the best move found so far.
+    pub stop: Option<&'a AtomicBool>,
+    /// Told of every completed iteration.
+    pub report: Option<&'a mut dyn FnMut(&Progress)>,
+}
+
+impl fmt::Debug for Control<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Control")
+            .field("stop", &self.stop)
+            .field("report", &self.report.is_some())
+            .finish()
+    }
 }
 
 /// The engine's choice in a position.
@@ -142,34 +260,102 @@ pub fn choose(record: &Record, level: Level, seed: u64) -> Option<Choice> {
     search(record, &level.limits(), seed)
 }
 
-/// Searches the current position of `record` within `limits`.
+/// Searches the current position of `record` within `limits`, with a table of its own.
 #[must_use]
 pub fn search(record: &Record, limits: &Limits, seed: u64) -> Option<Choice> {
+    think(
+        record,
+        limits,
+        seed,
+        &mut Table::default(),
+        Control::default(),
+    )
+}
+
+/// Searches the current position of `record` within `limits`, using and filling `table`
+/// (kept between the moves of a game), stopped and reported to through `control`. `None`
+/// when the position has no legal move.
+#[must_use]
+pub fn think(
+    record: &Record,
+    limits: &Limits,
+    seed: u64,
+    table: &mut Table,
+    control: Control<'_>,
+) -> Option<Choice> {
     let mut rng = fastrand::Rng::with_seed(seed);
     let history = history(record);
+    let mut context = Context {
+        history: &history,
+        limits,
+        rng: &mut rng,
+        table,
+    };
     match record.position() {
-        VariantPosition::Chak(pos) => run(pos, &history, limits, &mut rng, VariantMove::Chak),
-        VariantPosition::Shakti(pos) => run(pos, &history, limits, &mut rng, VariantMove::Shakti),
-        VariantPosition::Chad(pos) => run(pos, &history, limits, &mut rng, VariantMove::Chad),
-        VariantPosition::Chesscala(pos) => {
-            run(pos, &history, limits, &mut rng, VariantMove::Chesscala)
-        }
+        VariantPosition::Chak(pos) => run(pos, VariantMove::Chak, &mut context, control),
+        VariantPosition::Shakti(pos) => run(pos, VariantMove::Shakti, &mut context, control),
+        VariantPosition::Chad(pos) => run(pos, VariantMove::Chad, &mut context, control),
+        VariantPosition::Chesscala(pos) => run(pos, VariantMove::Chesscala, &mut context, control),
     }
+}
+
+/// One search's inputs besides the position and its control.
+struct Context<'a> {
+    history: &'a [u64],
+    limits: &'a Limits,
+    rng: &'a mut fastrand::Rng,
+    table: &'a mut Table,
 }
 
 fn run<P: Evaluate>(
     pos: &P,
-    history: &[u64],
-    limits: &Limits,
-    rng: &mut fastrand::Rng,
     wrap: fn(P::Move) -> VariantMove,
+    context: &mut Context<'_>,
+    control: Control<'_>,
 ) -> Option<Choice> {
-    search::search(pos, history, limits, rng).map(|found| Choice {
+    let mut outer = control.report;
+    let mut report = |iteration: &search::Iteration<P::Move>| {
+        if let Some(outer) = outer.as_mut() {
+            outer(&Progress {
+                depth: iteration.depth,
+                seldepth: iteration.seldepth,
+                score: Score::of(iteration.score),
+                nodes: iteration.nodes,
+                elapsed: iteration.elapsed,
+                pv: line_texts(pos, &iteration.pv),
+            });
+        }
+    };
+    let control = search::Control {
+        stop: control.stop,
+        report: Some(&mut report),
+    };
+    search::search(
+        pos,
+        context.history,
+        context.limits,
+        context.rng,
+        context.table,
+        control,
+    )
+    .map(|found| Choice {
         mv: wrap(found.mv),
         score: found.score,
         depth: found.depth,
         nodes: found.nodes,
     })
+}
+
+/// A line of moves from `pos` in the interchange notation.
+fn line_texts<P: Position>(pos: &P, line: &[P::Move]) -> Vec<String> {
+    let mut current = pos.clone();
+    line.iter()
+        .map(|mv| {
+            let text = current.move_text(mv);
+            current = current.play(mv);
+            text
+        })
+        .collect()
 }
 
 /// The keys of the positions before the current one (for repetitions).
@@ -185,10 +371,10 @@ fn history(record: &Record) -> Vec<u64> {
 
 fn variant_key(pos: &VariantPosition) -> u64 {
     match pos {
-        VariantPosition::Chak(p) => search::key(p),
-        VariantPosition::Shakti(p) => search::key(p),
-        VariantPosition::Chad(p) => search::key(p),
-        VariantPosition::Chesscala(p) => search::key(p),
+        VariantPosition::Chak(p) => p.key(),
+        VariantPosition::Shakti(p) => p.key(),
+        VariantPosition::Chad(p) => p.key(),
+        VariantPosition::Chesscala(p) => p.key(),
     }
 }
 
@@ -214,7 +400,7 @@ pub fn accepts_draw(record: &Record, engine: crate::rules::Color, seed: u64) -> 
         depth: 2,
         nodes: 20_000,
         time: Some(TIME_LIMIT),
-        noise: 0,
+        ..Limits::default()
     };
     let for_mover = search(record, &limits, seed)
         .map_or_else(|| evaluate(record.position()), |choice| choice.score);

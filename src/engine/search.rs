@@ -1,39 +1,53 @@
-//! Iterative deepening negamax with alpha-beta, over any game's [`Position`].
+//! Iterative deepening principal-variation search over any game's [`Position`].
 //!
-//! Moves are ordered by the previous best move (from the transposition table), then by the
-//! static value of the position they lead to, which puts captures, promotions and mates first
-//! without any game-specific move knowledge. Only whole iterations count: when the budget runs
-//! out mid-iteration, the best move of the last completed depth is played (or, in the first
-//! iteration, the best of the root moves searched so far).
+//! - Each iteration searches the root moves best first; from depth 4 on it starts with an
+//!   aspiration window around the last score and widens it when the score falls outside.
+//! - Inside the tree: principal-variation search (null windows after the first move, re-searched
+//!   when they beat alpha), a transposition table ([`Table`]), checks extended by a ply,
+//!   reverse futility and null-move pruning where the game allows a pass as an estimate
+//!   ([`Evaluate::null_move`]), late-move reductions for quiet moves, and a quiescence search
+//!   of captures and promotions ([`Evaluate::gain`]) at the horizon.
+//! - Move order: the table's move, then captures and promotions by what they win, the two killer
+//!   moves of the ply, then quiet moves by their history.
+//! - The budget (depth, nodes, time, a stop flag) is checked inside the search; only completed
+//!   iterations count (or, when the first one did not complete, the best root move so far).
+//!
+//! Every choice depends only on the position, the history, the limits and the seed, so a search
+//! bounded by depth or nodes is reproducible.
+//!
+//! [`Position`]: crate::rules::Position
 
-use std::collections::HashMap;
-use std::hash::{DefaultHasher, Hash, Hasher};
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use super::eval::Evaluate;
+use super::table::{Bound, Entry, Table, move_id};
 use super::{Limits, MATE};
 
 /// Scores beyond this are mates.
-const MATE_BOUND: i32 = MATE - 1_000;
+pub(super) const MATE_BOUND: i32 = MATE - 1_000;
 const INFINITY: i32 = MATE + 1;
-/// The transposition table is cleared when it grows beyond this many entries.
-const TABLE_LIMIT: usize = 1 << 20;
-/// How often (in nodes) the clock is read.
-const CLOCK_EVERY: u64 = 256;
+/// How often (in nodes) the clock and the stop flag are read.
+const CHECK_EVERY: u64 = 512;
+/// The deepest ply the search goes to, quiescence included.
+const MAX_PLY: usize = 96;
+/// Slots of the history table per side.
+const HISTORY: usize = 4096;
+/// The first aspiration window's half width.
+const ASPIRATION: i32 = 40;
+/// Quiet moves that need not be searched at full depth: after this many moves, reduced.
+const LMR_AFTER: usize = 3;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Bound {
-    Exact,
-    Lower,
-    Upper,
-}
-
+/// One completed iteration, as reported while searching.
 #[derive(Debug, Clone)]
-struct Entry<M> {
-    depth: u32,
-    score: i32,
-    bound: Bound,
-    best: Option<M>,
+pub(super) struct Iteration<M> {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub score: i32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// The principal variation, starting with the best move.
+    pub pv: Vec<M>,
 }
 
 /// What a search found: the move, its score for the side to move, the depth reached.
@@ -45,146 +59,266 @@ pub(super) struct Found<M> {
     pub nodes: u64,
 }
 
-/// A position's key for the table and for repetitions: its repetition key where the game has
-/// one (so move counters don't split equal positions), else the whole position.
-pub(super) fn key<P: Evaluate>(pos: &P) -> u64 {
-    let mut hasher = DefaultHasher::new();
-    match pos.repetition_key() {
-        Some(text) => text.hash(&mut hasher),
-        None => pos.hash(&mut hasher),
-    }
-    hasher.finish()
+/// What steers a search from outside: a flag another thread sets to stop it, and a callback
+/// for each completed iteration.
+pub(super) struct Control<'a, M> {
+    pub stop: Option<&'a AtomicBool>,
+    pub report: Option<Report<'a, M>>,
+}
+
+/// The callback told of each completed iteration.
+pub(super) type Report<'a, M> = &'a mut dyn FnMut(&Iteration<M>);
+
+struct Root<P: Evaluate> {
+    mv: P::Move,
+    next: P,
+    noise: i32,
 }
 
 struct Searcher<'a, P: Evaluate> {
     limits: &'a Limits,
+    started: Instant,
     deadline: Option<Instant>,
+    stop: Option<&'a AtomicBool>,
     nodes: u64,
     stopped: bool,
-    table: HashMap<u64, Entry<P::Move>>,
+    table: &'a mut Table,
     /// Keys of the game's earlier positions and of the current search path: a position met
     /// again counts as a draw (the game has a repetition rule whenever `repeats` is true).
     path: Vec<u64>,
     repeats: bool,
+    killers: Vec<[u32; 2]>,
+    history: Vec<i32>,
+    seldepth: usize,
+    _game: std::marker::PhantomData<P>,
+}
+
+/// The value of a position that ended, or `None` while it goes on.
+fn terminal<P: Evaluate>(pos: &P, ply: usize) -> Option<i32> {
+    let outcome = pos.outcome()?;
+    let mate = MATE - ply as i32;
+    Some(match outcome.winner {
+        None => 0,
+        Some(winner) if winner == pos.turn() => mate,
+        Some(_) => -mate,
+    })
+}
+
+/// The static value of a position: its end if it ended, else the evaluation.
+fn leaf<P: Evaluate>(pos: &P, ply: usize) -> i32 {
+    terminal(pos, ply).unwrap_or_else(|| pos.evaluate())
 }
 
 impl<P: Evaluate> Searcher<'_, P> {
     fn out_of_budget(&mut self) -> bool {
         if !self.stopped {
-            let clock = self.nodes.is_multiple_of(CLOCK_EVERY)
-                && self
+            if self.nodes >= self.limits.nodes {
+                self.stopped = true;
+            } else if self.nodes.is_multiple_of(CHECK_EVERY) {
+                let flagged = self.stop.is_some_and(|stop| stop.load(Ordering::Relaxed));
+                let late = self
                     .deadline
                     .is_some_and(|deadline| Instant::now() >= deadline);
-            self.stopped = self.nodes >= self.limits.nodes || clock;
+                self.stopped = flagged || late;
+            }
         }
         self.stopped
     }
 
-    /// The value of a position that ended, or `None` while it goes on.
-    fn terminal(pos: &P, ply: u32) -> Option<i32> {
-        let outcome = pos.outcome()?;
-        let mate = MATE - ply as i32;
-        Some(match outcome.winner {
-            None => 0,
-            Some(winner) if winner == pos.turn() => mate,
-            Some(_) => -mate,
-        })
-    }
-
-    /// The static value of a position: its end if it ended, else the evaluation.
-    fn leaf(pos: &P, ply: u32) -> i32 {
-        Self::terminal(pos, ply).unwrap_or_else(|| pos.evaluate())
-    }
-
-    /// The children of `pos`, best first by their static value, the table's move first of all.
-    /// Each child counts as a visited position; when the budget runs out the list is cut short
-    /// and the search is stopped.
-    fn ordered(
-        &mut self,
-        pos: &P,
-        ply: u32,
-        moves: Vec<P::Move>,
-        hint: Option<&P::Move>,
-    ) -> Vec<Child<P>> {
-        let mut children = Vec::with_capacity(moves.len());
-        for mv in moves {
-            self.nodes += 1;
-            if self.out_of_budget() {
-                break;
-            }
-            let next = pos.play(&mv);
-            let value = -Self::leaf(&next, ply + 1);
-            let first = hint == Some(&mv);
-            children.push(Child {
-                mv,
-                next,
-                value,
-                first,
-            });
-        }
-        children.sort_by_key(|child| (!child.first, -child.value));
-        children
-    }
-
-    fn negamax(&mut self, pos: &P, depth: u32, mut alpha: i32, beta: i32, ply: u32) -> i32 {
+    /// Counts a visited node: its score when the search need look no further (the budget ran
+    /// out, or the game ended there).
+    fn enter(&mut self, pos: &P, ply: usize) -> Option<i32> {
         self.nodes += 1;
         if self.out_of_budget() {
-            return 0;
+            return Some(0);
         }
-        if let Some(score) = Self::terminal(pos, ply) {
+        self.seldepth = self.seldepth.max(ply);
+        terminal(pos, ply)
+    }
+
+    fn history_slot(turn_index: usize, id: u32) -> usize {
+        turn_index * HISTORY + (id as usize % HISTORY)
+    }
+
+    /// The moves best first, each with what it wins at once (`None`: a quiet move).
+    fn order(
+        &self,
+        pos: &P,
+        moves: Vec<P::Move>,
+        hint: u32,
+        ply: usize,
+    ) -> Vec<(P::Move, u32, Option<i32>)> {
+        let side = pos.turn().index();
+        let killers = self.killers[ply];
+        let mut scored: Vec<(i64, P::Move, u32, Option<i32>)> = moves
+            .into_iter()
+            .map(|mv| {
+                let id = move_id(&mv);
+                let gain = pos.gain(&mv);
+                let rank = if id == hint {
+                    i64::MAX
+                } else if let Some(gain) = gain {
+                    1 << 40 | i64::from(gain)
+                } else if id == killers[0] {
+                    1 << 39
+                } else if id == killers[1] {
+                    1 << 38
+                } else {
+                    i64::from(self.history[Self::history_slot(side, id)])
+                };
+                (rank, mv, id, gain)
+            })
+            .collect();
+        // A stable sort: equal moves keep the rules core's order, so the search is reproducible.
+        scored.sort_by_key(|&(rank, ..)| std::cmp::Reverse(rank));
+        scored
+            .into_iter()
+            .map(|(_, mv, id, gain)| (mv, id, gain))
+            .collect()
+    }
+
+    fn remember_quiet_cut(&mut self, side: usize, id: u32, depth: i32, ply: usize) {
+        let killers = &mut self.killers[ply];
+        if killers[0] != id {
+            killers[1] = killers[0];
+            killers[0] = id;
+        }
+        let slot = &mut self.history[Self::history_slot(side, id)];
+        *slot = (*slot + depth * depth).min(1 << 20);
+    }
+
+    #[allow(clippy::too_many_lines)]
+    fn negamax(
+        &mut self,
+        pos: &P,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        null_ok: bool,
+    ) -> i32 {
+        if depth <= 0 {
+            return self.quiesce(pos, alpha, beta, ply);
+        }
+        if let Some(score) = self.enter(pos, ply) {
             return score;
         }
-        let key = key(pos);
+        let key = pos.key();
         if self.repeats && self.path.contains(&key) {
             return 0;
         }
-        if depth == 0 {
+        if ply >= MAX_PLY {
             return pos.evaluate();
         }
-        let hint = match self.table.get(&key) {
-            Some(entry) if entry.depth >= depth => {
-                let score = from_table(entry.score, ply);
-                match entry.bound {
-                    Bound::Exact => return score,
-                    Bound::Lower if score >= beta => return score,
-                    Bound::Upper if score <= alpha => return score,
-                    _ => entry.best.clone(),
+        // No mate found deeper can beat one already known nearer the root.
+        let alpha = alpha.max(-MATE + ply as i32);
+        let beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        let pv_node = beta - alpha > 1;
+        let entry = self.table.probe(key);
+        if let Some(entry) = entry
+            && !pv_node
+            && i32::from(entry.depth) >= depth
+        {
+            let score = from_table(entry.score, ply);
+            match entry.bound {
+                Bound::Exact => return score,
+                Bound::Lower if score >= beta => return score,
+                Bound::Upper if score <= alpha => return score,
+                _ => {}
+            }
+        }
+        let hint = entry.map_or(0, |entry| entry.best);
+        let in_check = pos.in_check();
+        let depth = if in_check { depth + 1 } else { depth };
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            let eval = pos.evaluate();
+            // Far above beta near the horizon: one quiet move will not undo that.
+            if depth <= 3 && eval - 120 * depth >= beta {
+                return eval;
+            }
+            // If passing still holds beta, a real move will too (where passing is fair).
+            if null_ok
+                && depth >= 3
+                && eval >= beta
+                && let Some(passed) = pos.null_move()
+            {
+                let reduction = 2 + depth / 4;
+                self.path.push(key);
+                let score = -self.negamax(
+                    &passed,
+                    depth - 1 - reduction,
+                    -beta,
+                    -beta + 1,
+                    ply + 1,
+                    false,
+                );
+                self.path.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
                 }
             }
-            Some(entry) => entry.best.clone(),
-            None => None,
-        };
+        }
         let moves = pos.legal_moves();
         if moves.is_empty() {
             return pos.evaluate();
         }
-        let children = self.ordered(pos, ply, moves, hint.as_ref());
+        let moves = self.order(pos, moves, hint, ply);
+        let side = pos.turn().index();
         let original_alpha = alpha;
+        let mut alpha = alpha;
         let mut best_score = -INFINITY;
-        let mut best_move = None;
+        let mut best_id = 0;
         self.path.push(key);
-        for child in children {
-            let score = if depth == 1 {
-                child.value
+        for (index, (mv, id, gain)) in moves.into_iter().enumerate() {
+            let child = pos.play(&mv);
+            let quiet = gain.is_none() && !self.killers[ply].contains(&id);
+            let score = if index == 0 {
+                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true)
             } else {
-                -self.negamax(&child.next, depth - 1, -beta, -alpha, ply + 1)
+                let reduction = if depth >= 3 && index >= LMR_AFTER && quiet && !in_check {
+                    (1 + i32::from(depth >= 6) + i32::from(index >= 12)).min(depth - 2)
+                } else {
+                    0
+                };
+                let mut score = -self.negamax(
+                    &child,
+                    depth - 1 - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    true,
+                );
+                if score > alpha && reduction > 0 {
+                    score = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1, true);
+                }
+                if score > alpha && score < beta {
+                    score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true);
+                }
+                score
             };
             if self.stopped {
-                break;
+                self.path.pop();
+                return 0;
             }
             if score > best_score {
                 best_score = score;
-                best_move = Some(child.mv);
+                best_id = id;
             }
             alpha = alpha.max(score);
             if alpha >= beta {
+                if gain.is_none() {
+                    self.remember_quiet_cut(side, id, depth, ply);
+                }
                 break;
             }
         }
         self.path.pop();
-        if self.stopped {
-            return 0;
-        }
         let bound = if best_score <= original_alpha {
             Bound::Upper
         } else if best_score >= beta {
@@ -192,33 +326,125 @@ impl<P: Evaluate> Searcher<'_, P> {
         } else {
             Bound::Exact
         };
-        if self.table.len() >= TABLE_LIMIT {
-            self.table.clear();
-        }
-        self.table.insert(
+        self.table.store(Entry {
             key,
-            Entry {
-                depth,
-                score: to_table(best_score, ply),
-                bound,
-                best: best_move,
-            },
-        );
+            score: to_table(best_score, ply),
+            best: if bound == Bound::Upper { 0 } else { best_id },
+            depth: depth.clamp(0, i32::from(u8::MAX)) as u8,
+            bound,
+        });
         best_score
+    }
+
+    /// Captures and promotions only, until the position is quiet: the side to move may also
+    /// stand on the static value.
+    fn quiesce(&mut self, pos: &P, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if let Some(score) = self.enter(pos, ply) {
+            return score;
+        }
+        let stand = pos.evaluate();
+        if stand >= beta || ply >= MAX_PLY {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut noisy: Vec<(i32, P::Move)> = pos
+            .legal_moves()
+            .into_iter()
+            .filter_map(|mv| pos.gain(&mv).map(|gain| (gain, mv)))
+            .collect();
+        noisy.sort_by_key(|&(gain, _)| std::cmp::Reverse(gain));
+        let mut best = stand;
+        for (gain, mv) in noisy {
+            // Even winning this much for nothing would not reach alpha.
+            if stand + gain + 200 <= alpha {
+                continue;
+            }
+            let score = -self.quiesce(&pos.play(&mv), -beta, -alpha, ply + 1);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score >= beta {
+                    return score;
+                }
+                alpha = alpha.max(score);
+            }
+        }
+        best
+    }
+
+    /// One pass over the root moves within (`alpha`, `beta`): the best score and its move's
+    /// index, or `None` when the budget ran out before the first move was searched. `exact`
+    /// gives every move its own exact score (needed when the root scores carry noise).
+    fn root(
+        &mut self,
+        roots: &[Root<P>],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        exact: bool,
+    ) -> Option<(i32, usize)> {
+        let mut best: Option<(i32, usize)> = None;
+        for (index, root) in roots.iter().enumerate() {
+            let score = if exact {
+                root.noise - self.negamax(&root.next, depth - 1, -INFINITY, INFINITY, 1, true)
+            } else if index == 0 {
+                -self.negamax(&root.next, depth - 1, -beta, -alpha, 1, true)
+            } else {
+                let score = -self.negamax(&root.next, depth - 1, -alpha - 1, -alpha, 1, true);
+                if score > alpha && score < beta {
+                    -self.negamax(&root.next, depth - 1, -beta, -alpha, 1, true)
+                } else {
+                    score
+                }
+            };
+            if self.stopped {
+                break;
+            }
+            if best.is_none_or(|(best_score, _)| score > best_score) {
+                best = Some((score, index));
+            }
+            if !exact {
+                alpha = alpha.max(score);
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// The principal variation from the table, starting with `first` played from `pos`.
+    fn pv(&self, pos: &P, first: &P::Move, depth: u32) -> Vec<P::Move> {
+        let mut line = vec![first.clone()];
+        let mut current = pos.play(first);
+        let mut seen = vec![pos.key(), current.key()];
+        while line.len() < depth as usize && current.outcome().is_none() {
+            let Some(entry) = self.table.probe(current.key()) else {
+                break;
+            };
+            let Some(mv) = current
+                .legal_moves()
+                .into_iter()
+                .find(|mv| entry.best != 0 && move_id(mv) == entry.best)
+            else {
+                break;
+            };
+            current = current.play(&mv);
+            line.push(mv);
+            let key = current.key();
+            if seen.contains(&key) {
+                break;
+            }
+            seen.push(key);
+        }
+        line
     }
 }
 
-struct Child<P: Evaluate> {
-    mv: P::Move,
-    next: P,
-    /// The child's static value for the side moving into it.
-    value: i32,
-    /// Whether this was the best move of an earlier search.
-    first: bool,
-}
-
 /// Mate scores are stored relative to the node, so a table hit at another ply stays correct.
-fn to_table(score: i32, ply: u32) -> i32 {
+fn to_table(score: i32, ply: usize) -> i32 {
     if score > MATE_BOUND {
         score + ply as i32
     } else if score < -MATE_BOUND {
@@ -228,7 +454,7 @@ fn to_table(score: i32, ply: u32) -> i32 {
     }
 }
 
-fn from_table(score: i32, ply: u32) -> i32 {
+fn from_table(score: i32, ply: usize) -> i32 {
     if score > MATE_BOUND {
         score - ply as i32
     } else if score < -MATE_BOUND {
@@ -246,91 +472,116 @@ pub(super) fn search<P: Evaluate>(
     history: &[u64],
     limits: &Limits,
     rng: &mut fastrand::Rng,
+    table: &mut Table,
+    control: Control<'_, P::Move>,
 ) -> Option<Found<P::Move>> {
     let mut moves = pos.legal_moves();
     if moves.is_empty() || pos.outcome().is_some() {
         return None;
     }
     rng.shuffle(&mut moves);
-    let noise: Vec<i32> = moves
-        .iter()
-        .map(|_| {
-            if limits.noise > 0 {
+    let mut roots: Vec<Root<P>> = moves
+        .into_iter()
+        .map(|mv| {
+            let noise = if limits.noise > 0 {
                 rng.i32(-limits.noise..=limits.noise)
             } else {
                 0
-            }
-        })
-        .collect();
-    let mut roots: Vec<(P::Move, P, i32)> = moves
-        .into_iter()
-        .zip(noise)
-        .map(|(mv, noise)| {
+            };
             let next = pos.play(&mv);
-            (mv, next, noise)
+            Root { mv, next, noise }
         })
         .collect();
+    // Static order for the first iteration.
+    roots.sort_by_cached_key(|root| -(root.noise - leaf(&root.next, 1)));
+    let started = Instant::now();
     let mut searcher = Searcher::<P> {
         limits,
-        deadline: limits.time.map(|time| Instant::now() + time),
+        started,
+        deadline: limits.time.map(|time| started + time),
+        stop: control.stop,
         nodes: 0,
         stopped: false,
-        table: HashMap::new(),
+        table,
         path: history.to_vec(),
         repeats: pos.repetition_key().is_some(),
+        killers: vec![[0; 2]; MAX_PLY + 2],
+        history: vec![0; 2 * HISTORY],
+        seldepth: 0,
+        _game: std::marker::PhantomData,
     };
-    searcher.path.push(key(pos));
-    // Static order for the first iteration.
-    roots.sort_by_cached_key(|(_, next, noise)| -(noise - Searcher::<P>::leaf(next, 1)));
+    searcher.path.push(pos.key());
+    let mut report = control.report;
+    let exact = limits.noise > 0;
     let mut found: Option<Found<P::Move>> = None;
-    for depth in 1..=limits.depth.max(1) {
-        let mut alpha = -INFINITY;
-        let mut scores: Vec<(usize, i32)> = Vec::with_capacity(roots.len());
-        for (index, (_, next, noise)) in roots.iter().enumerate() {
-            // With noise every root move needs its own exact score; without, a null window
-            // around the best so far is enough.
-            let floor = if limits.noise > 0 { -INFINITY } else { alpha };
-            let score = noise - searcher.negamax(next, depth - 1, -INFINITY, -floor, 1);
-            if searcher.stopped {
-                break;
-            }
-            scores.push((index, score));
-            alpha = alpha.max(score);
-        }
-        let complete = scores.len() == roots.len();
-        if (complete || found.is_none())
-            && let Some(&(index, score)) = scores
-                .iter()
-                .max_by_key(|&&(index, score)| (score, -(index as i64)))
+    for depth in 1..=limits.depth.clamp(1, MAX_PLY as u32 - 1) {
+        if found.is_some()
+            && limits
+                .soft_time
+                .is_some_and(|soft| searcher.started.elapsed() >= soft)
         {
-            found = Some(Found {
-                mv: roots[index].0.clone(),
-                score: score - roots[index].2,
-                depth: if complete { depth } else { depth - 1 },
-                nodes: searcher.nodes,
-            });
+            break;
         }
+        let last = found.as_ref().map_or(0, |found| found.score);
+        let mut window = ASPIRATION;
+        let (mut alpha, mut beta) = if depth >= 4 && !exact && last.abs() < MATE_BOUND {
+            (last - window, last + window)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        let result = loop {
+            let result = searcher.root(&roots, depth as i32, alpha, beta, exact);
+            if searcher.stopped {
+                break result.filter(|_| found.is_none());
+            }
+            let Some((score, index)) = result else {
+                break None;
+            };
+            if score <= alpha && alpha > -INFINITY {
+                alpha = (alpha - window).max(-INFINITY);
+            } else if score >= beta && beta < INFINITY {
+                beta = (beta + window).min(INFINITY);
+            } else {
+                break Some((score, index));
+            }
+            window *= 3;
+        };
+        let Some((score, index)) = result else {
+            break;
+        };
+        let complete = !searcher.stopped;
+        // The best move first for the next iteration; the others keep their order.
+        let best = roots.remove(index);
+        roots.insert(0, best);
+        let root = &roots[0];
+        found = Some(Found {
+            mv: root.mv.clone(),
+            score: score - root.noise,
+            depth: if complete { depth } else { depth - 1 },
+            nodes: searcher.nodes,
+        });
         if !complete {
             break;
         }
-        // Best first for the next iteration; a stable sort keeps earlier order among equals.
-        let mut order: Vec<(usize, i32)> = scores;
-        order.sort_by_key(|&(_, score)| -score);
-        let mut taken: Vec<Option<(P::Move, P, i32)>> = roots.into_iter().map(Some).collect();
-        roots = order
-            .into_iter()
-            .filter_map(|(index, _)| taken[index].take())
-            .collect();
-        let best = found.as_ref().map_or(0, |found| found.score);
-        if best.abs() > MATE_BOUND {
+        if let Some(report) = report.as_mut() {
+            report(&Iteration {
+                depth,
+                seldepth: searcher.seldepth as u32,
+                score: score - root.noise,
+                nodes: searcher.nodes,
+                elapsed: searcher.started.elapsed(),
+                pv: searcher.pv(pos, &root.mv, depth),
+            });
+        }
+        if (score - root.noise).abs() > MATE_BOUND {
             break;
         }
     }
     if found.is_none() {
         // Not even one root move finished (a budget of almost nothing): play the first in the
         // static order, which is still a legal move.
-        found = roots.into_iter().next().map(|(mv, _, _)| Found {
-            mv,
+        found = roots.into_iter().next().map(|root| Found {
+            mv: root.mv,
             score: 0,
             depth: 0,
             nodes: searcher.nodes,

@@ -3,7 +3,10 @@
 
 use std::collections::HashMap;
 
-use super::{EndReason, Mark, MoveError, Outcome, VariantMove, VariantPosition};
+use super::{Color, EndReason, Mark, MoveError, Outcome, Variant, VariantMove, VariantPosition};
+
+/// The widest line of a record's moves, as PGN export files keep them.
+const RECORD_WIDTH: usize = 80;
 
 /// One move as it was played.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -109,6 +112,69 @@ impl Record {
                 text
             })
             .collect()
+    }
+
+    /// The tags that say what game a record is and where it starts: `Variant`, `SetUp` (when
+    /// the start is not the standard one) and `FEN`.
+    #[must_use]
+    pub fn setup_tags(&self) -> Vec<(&'static str, String)> {
+        let variant = self.start.variant();
+        let mut tags = vec![("Variant", variant.key().to_owned())];
+        if self.start != VariantPosition::start(variant) {
+            tags.push(("SetUp", String::from("1")));
+        }
+        tags.push(("FEN", self.start.to_text()));
+        tags
+    }
+
+    /// The game record, PGN-like: `tags` in order, then the moves with move numbers (see
+    /// [`Record::record_moves`]), `comment` (the result in words) and `result`. A Chak record
+    /// reads in pychess.org's import as it is.
+    #[must_use]
+    pub fn export(&self, tags: &[(&str, String)], comment: Option<&str>, result: &str) -> String {
+        let mut text = String::new();
+        for (key, value) in tags {
+            // PGN's escapes are not read by every importer: a quote becomes an apostrophe.
+            let value = value.replace('"', "'").replace(['\\', '\n', '\r'], " ");
+            text.push_str(&format!("[{key} \"{value}\"]\n"));
+        }
+        text.push('\n');
+        let mut tokens = Vec::new();
+        if self.start.variant() == Variant::Chesscala {
+            tokens.push(String::from(
+                "{The standard setup is a reconstruction: the published diagrams are lost.}",
+            ));
+        }
+        let black_first = self.start.turn() == Color::Black;
+        for (index, mv) in self.record_moves().into_iter().enumerate() {
+            // A move number stays on the line of its move.
+            let ply = index + usize::from(black_first);
+            tokens.push(if ply % 2 == 0 {
+                format!("{}. {mv}", ply / 2 + 1)
+            } else if index == 0 {
+                format!("{}... {mv}", ply / 2 + 1)
+            } else {
+                mv
+            });
+        }
+        if let Some(words) = comment {
+            tokens.push(format!("{{{words}.}}"));
+        }
+        tokens.push(result.to_owned());
+        let mut line = String::new();
+        for token in tokens {
+            if !line.is_empty() && line.len() + 1 + token.len() > RECORD_WIDTH {
+                text.push_str(&line);
+                text.push('\n');
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&token);
+        }
+        text.push_str(&line);
+        text
     }
 
     /// How the game ended, or `None` while it goes on.

@@ -196,7 +196,7 @@ fn the_search_stops_at_its_node_budget_with_a_legal_move() {
                 depth: 30,
                 nodes,
                 time: None,
-                noise: 0,
+                ..Limits::default()
             };
             let choice = engine::search(&record, &limits, 3).expect("the start has moves");
             assert!(record.position().legal_moves().contains(&choice.mv));
@@ -218,7 +218,7 @@ fn a_time_budget_ends_a_deep_search() {
         depth: 64,
         nodes: u64::MAX,
         time: Some(Duration::from_millis(50)),
-        noise: 0,
+        ..Limits::default()
     };
     // Sixty-four plies of Chesscala cannot complete: only the clock can stop this search.
     let choice = engine::search(&record, &limits, 5).expect("the start has moves");
@@ -288,6 +288,47 @@ fn every_level_answers_in_every_game() {
                 choice.nodes
             );
             assert!(record.position().legal_moves().contains(&choice.mv));
+        }
+    }
+}
+
+/// Prints candidate openings for `assets/openings/<game>.txt`: random sequences of four plies
+/// (two in Chesscala, whose turns are long) after which a short search finds neither side
+/// better by more than 60 points, as UCI words.
+#[test]
+#[ignore = "prints openings for the match runner; run in release"]
+fn print_balanced_openings() {
+    for variant in Variant::ALL {
+        let plies = if variant == Variant::Chesscala { 2 } else { 4 };
+        let mut rng = fastrand::Rng::with_seed(2026);
+        let mut found: Vec<Vec<String>> = Vec::new();
+        let mut tries = 0;
+        while found.len() < 16 && tries < 2_000 {
+            tries += 1;
+            let mut record = Record::new(VariantPosition::start(variant));
+            while record.moves().len() < plies && record.outcome().is_none() {
+                let mv = random_move(record.position(), &mut rng);
+                play(&mut record, &mv);
+            }
+            if record.outcome().is_some() {
+                continue;
+            }
+            let limits = Limits {
+                nodes: 20_000,
+                ..Limits::default()
+            };
+            let Some(choice) = engine::search(&record, &limits, 1) else {
+                continue;
+            };
+            let words: Vec<String> = record
+                .moves()
+                .iter()
+                .map(|m| pigeon::uci::wire(&m.text))
+                .collect();
+            if choice.score.abs() <= 60 && !found.contains(&words) {
+                println!("{variant} {} # {}", words.join(" "), choice.score);
+                found.push(words);
+            }
         }
     }
 }

@@ -29,5 +29,6 @@ mod service;
 mod shakti;
 mod store;
 mod transcripts;
+mod uci;
 mod views;
 mod walks;

@@ -854,6 +854,18 @@ impl Chad {
     }
 }
 
+impl Chad {
+    /// The same board with the other side to move: no legal move, but what an engine's
+    /// null-move pruning asks about. Only sound when the side to move is not in check.
+    #[must_use]
+    pub fn passed(&self) -> Chad {
+        Chad {
+            turn: self.turn.other(),
+            ..*self
+        }
+    }
+}
+
 impl Position for Chad {
     type Move = ChadMove;
 

@@ -15,6 +15,8 @@
 mod board;
 mod notation;
 
+use std::hash::{DefaultHasher, Hash, Hasher};
+
 use board::{
     ALTAR, Board, Kind, MoveList, RawMove, SQUARES, attacked, code, color_of, file_of, generate,
     rank_of,
@@ -160,6 +162,43 @@ impl Chak {
     #[must_use]
     pub fn fullmove_number(&self) -> u32 {
         self.fullmove
+    }
+
+    /// The letter of the piece `mv` captures (upper case), if it captures.
+    #[must_use]
+    pub fn captured(&self, mv: ChakMove) -> Option<char> {
+        self.piece_at(usize::from(mv.0.to))
+            .map(|(kind, _)| kind.letter())
+    }
+
+    /// A hash of what counts for repetition (the board and the side to move), for engines'
+    /// tables: the same for equal [`Position::repetition_key`]s.
+    #[must_use]
+    pub fn repetition_hash(&self) -> u64 {
+        let mut hasher = DefaultHasher::new();
+        self.board.hash(&mut hasher);
+        self.turn.hash(&mut hasher);
+        hasher.finish()
+    }
+
+    /// Every piece on the board: its square, side and upper-case letter. Cheaper than
+    /// [`Position::board_view`] for reading the whole board often.
+    pub fn pieces(&self) -> impl Iterator<Item = (Coord, Color, char)> + '_ {
+        (0..SQUARES).filter_map(|sq| {
+            self.piece_at(sq)
+                .map(|(kind, color)| (coord(sq), color, kind.letter()))
+        })
+    }
+
+    /// The same board with the other side to move: no legal move, but what an engine's
+    /// null-move pruning asks about ("what if I could pass?"). Only sound when the side to move
+    /// is not in check.
+    #[must_use]
+    pub fn passed(&self) -> Chak {
+        Chak {
+            turn: self.turn.other(),
+            ..self.clone()
+        }
     }
 }
 

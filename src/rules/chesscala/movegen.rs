@@ -92,6 +92,12 @@ impl Turn {
         }
     }
 
+    /// Whether one of the turn's moves captures.
+    #[must_use]
+    pub fn captures(&self) -> bool {
+        self.moves().any(|mv| matches!(mv, Mv::Capture { .. }))
+    }
+
     /// The moves of the turn in order.
     pub(super) fn moves(&self) -> impl Iterator<Item = Mv> {
         [self.first, self.second]

@@ -474,6 +474,14 @@ impl Shakti {
     }
 }
 
+impl Shakti {
+    /// Whether `mv` captures: a king stepping onto an enemy warrior.
+    #[must_use]
+    pub fn captures(&self, mv: ShaktiMove) -> bool {
+        mv.to != NO_SQUARE && self.warriors[self.turn.other().index()] & bit(mv.to) != 0
+    }
+}
+
 impl Position for Shakti {
     type Move = ShaktiMove;
 
@@ -548,8 +556,7 @@ impl Position for Shakti {
     }
 
     fn move_marks(&self, mv: &ShaktiMove) -> MoveMarks {
-        let capture =
-            mv.to != NO_SQUARE && self.warriors[self.turn.other().index()] & bit(mv.to) != 0;
+        let capture = self.captures(*mv);
         MoveMarks {
             from: mv.from().into_iter().collect(),
             to: mv.to().into_iter().collect(),

@@ -1,0 +1,452 @@
+//! `pigeon match`: two UCI engines play each other over the stored openings, each opening with
+//! colours swapped, and the rules core referees. An illegal or missing move loses, with a
+//! message; the fifty-move rule and an optional ply limit end games as draws. The report is
+//! the score, the Elo difference with its 95% interval and, when asked, an SPRT verdict; the
+//! games can be written as Pigeon's game records.
+//!
+//! - `player`: one engine process spoken to in UCI.
+//! - `openings`: the balanced openings of each game.
+//! - `stats`: score, Elo and SPRT.
+
+mod openings;
+mod player;
+mod stats;
+
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
+use std::thread;
+use std::time::Duration;
+
+pub use self::openings::openings;
+pub use self::player::{Answer, Player};
+pub use self::stats::{Elo, Sprt, Tally, Verdict};
+use crate::rules::{Color, EndReason, Record, Variant, VariantPosition};
+use crate::uci::{unwire, wire};
+
+/// A failure that stops a match.
+#[derive(Debug, thiserror::Error)]
+pub enum ArenaError {
+    /// An engine could not be started or stopped answering.
+    #[error("engine \"{command}\": {problem}")]
+    Engine {
+        /// The engine's command.
+        command: String,
+        /// What went wrong.
+        problem: String,
+    },
+    /// A stored opening does not replay.
+    #[error("assets/openings/{variant}.txt line {line}: {problem}")]
+    Opening {
+        /// The game's key.
+        variant: &'static str,
+        /// The line of the opening.
+        line: usize,
+        /// Why it does not replay.
+        problem: String,
+    },
+    /// The records file could not be written.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// How much each move may take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MoveLimit {
+    /// `go nodes N`.
+    Nodes(u64),
+    /// `go depth N`.
+    Depth(u32),
+    /// `go movetime MS`.
+    MoveTime(Duration),
+    /// A clock per side: a base time and an increment per move (`go wtime … btime …`).
+    Clock {
+        /// Each side's time at the start.
+        base: Duration,
+        /// Added after each move.
+        increment: Duration,
+    },
+}
+
+impl MoveLimit {
+    /// Reads a time control `SECONDS[+INCREMENT]`, such as `10+0.1`.
+    ///
+    /// # Errors
+    /// A message when the text is no time control.
+    pub fn clock(text: &str) -> Result<MoveLimit, String> {
+        let seconds = |part: &str| {
+            part.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|value| value.is_finite() && *value >= 0.0 && *value < 1e7)
+                .map(Duration::from_secs_f64)
+                .ok_or_else(|| format!("\"{text}\" is no time control; write it like 10+0.1"))
+        };
+        let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
+        Ok(MoveLimit::Clock {
+            base: seconds(base)?,
+            increment: seconds(increment)?,
+        })
+    }
+}
+
+/// What a match is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MatchConfig {
+    /// The two engines' commands: the first is the one the score is for.
+    pub engines: [String; 2],
+    /// The game.
+    pub variant: Variant,
+    /// How many games (rounded up to pairs, each opening with colours swapped).
+    pub games: usize,
+    /// Each move's budget.
+    pub limit: MoveLimit,
+    /// Games still running after this many plies are drawn.
+    pub max_plies: Option<usize>,
+    /// Stop when this test reaches a verdict.
+    pub sprt: Option<Sprt>,
+    /// How many games run at once.
+    pub concurrency: usize,
+}
+
+/// One finished game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Game {
+    /// Its number, from 1.
+    pub number: usize,
+    /// Which engine (0 or 1) played White.
+    pub white: usize,
+    /// The engines' names, White first.
+    pub names: [String; 2],
+    /// The moves, with the opening.
+    pub record: Record,
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Color>,
+    /// How it ended, in words.
+    pub reason: String,
+}
+
+impl Game {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    #[must_use]
+    pub fn result(&self) -> &'static str {
+        match self.winner {
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+
+    /// The game as a record in Pigeon's export format.
+    #[must_use]
+    pub fn export(&self, config: &MatchConfig) -> String {
+        let control = match config.limit {
+            MoveLimit::Nodes(nodes) => format!("nodes {nodes}"),
+            MoveLimit::Depth(depth) => format!("depth {depth}"),
+            MoveLimit::MoveTime(time) => format!("{}ms/move", time.as_millis()),
+            MoveLimit::Clock { base, increment } => {
+                format!("{}+{}", base.as_secs_f64(), increment.as_secs_f64())
+            }
+        };
+        let mut tags = vec![
+            ("Event", format!("Engine match ({control})")),
+            ("Site", String::from("pigeon match")),
+            ("Round", self.number.to_string()),
+            ("White", self.names[0].clone()),
+            ("Black", self.names[1].clone()),
+            ("Result", self.result().to_owned()),
+        ];
+        tags.extend(self.record.setup_tags());
+        self.record.export(&tags, Some(&self.reason), self.result())
+    }
+}
+
+/// A whole match's outcome.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    /// The games in order of their numbers.
+    pub games: Vec<Game>,
+    /// The first engine's wins, draws and losses.
+    pub tally: Tally,
+    /// The engines' names, the first engine first.
+    pub names: [String; 2],
+}
+
+impl Report {
+    /// The closing lines: score, Elo, SPRT.
+    #[must_use]
+    pub fn summary(&self, sprt: Option<&Sprt>) -> Vec<String> {
+        let mut lines = vec![
+            format!(
+                "Score of {} vs {}: {}",
+                self.names[0], self.names[1], self.tally
+            ),
+            match self.tally.elo() {
+                Some(elo) => format!("Elo difference: {elo}"),
+                None => format!(
+                    "Elo difference: unbounded (a score of {:.3})",
+                    self.tally.score()
+                ),
+            },
+        ];
+        if let Some(sprt) = sprt {
+            lines.push(sprt.line(&self.tally));
+        }
+        lines
+    }
+}
+
+/// Plays the match, writing a line per finished game to `log`.
+///
+/// # Errors
+/// [`ArenaError`] when an engine cannot be started or an opening does not replay. An engine
+/// that fails during a game loses that game instead.
+pub fn play_match(
+    config: &MatchConfig,
+    log: &mut (dyn Write + Send),
+) -> Result<Report, ArenaError> {
+    let openings = openings(config.variant).map_err(|(line, error)| ArenaError::Opening {
+        variant: config.variant.key(),
+        line,
+        problem: error.to_string(),
+    })?;
+    let openings = if openings.is_empty() {
+        vec![Vec::new()]
+    } else {
+        openings
+    };
+    let pairs = config.games.div_ceil(2).max(1);
+    let total = pairs * 2;
+    let next = AtomicUsize::new(0);
+    let done = AtomicBool::new(false);
+    let shared = Mutex::new(Shared {
+        games: Vec::new(),
+        tally: Tally::default(),
+        names: [config.engines[0].clone(), config.engines[1].clone()],
+        log,
+        failure: None,
+    });
+    thread::scope(|scope| {
+        for _ in 0..config.concurrency.clamp(1, total) {
+            scope.spawn(|| {
+                let worker = Worker {
+                    config,
+                    openings: &openings,
+                    total,
+                    next: &next,
+                    done: &done,
+                    shared: &shared,
+                };
+                if let Err(error) = worker.run() {
+                    done.store(true, Ordering::Relaxed);
+                    let mut shared = shared.lock().unwrap_or_else(PoisonError::into_inner);
+                    shared.failure.get_or_insert(error);
+                }
+            });
+        }
+    });
+    let shared = shared.into_inner().unwrap_or_else(PoisonError::into_inner);
+    if let Some(error) = shared.failure
+        && shared.games.is_empty()
+    {
+        return Err(error);
+    }
+    let mut games = shared.games;
+    games.sort_by_key(|game| game.number);
+    Ok(Report {
+        games,
+        tally: shared.tally,
+        names: shared.names,
+    })
+}
+
+/// What the match's threads share.
+struct Shared<'a> {
+    games: Vec<Game>,
+    tally: Tally,
+    names: [String; 2],
+    log: &'a mut (dyn Write + Send),
+    failure: Option<ArenaError>,
+}
+
+/// One thread of a match: its own two engine processes, playing the next game until none is
+/// left.
+struct Worker<'a, 'log> {
+    config: &'a MatchConfig,
+    openings: &'a [Vec<String>],
+    total: usize,
+    next: &'a AtomicUsize,
+    done: &'a AtomicBool,
+    shared: &'a Mutex<Shared<'log>>,
+}
+
+impl Worker<'_, '_> {
+    fn run(&self) -> Result<(), ArenaError> {
+        let mut players = [
+            Player::start(&self.config.engines[0], self.config.variant)?,
+            Player::start(&self.config.engines[1], self.config.variant)?,
+        ];
+        {
+            let mut shared = self.shared.lock().unwrap_or_else(PoisonError::into_inner);
+            shared.names = [players[0].name.clone(), players[1].name.clone()];
+        }
+        loop {
+            let index = self.next.fetch_add(1, Ordering::Relaxed);
+            if index >= self.total || self.done.load(Ordering::Relaxed) {
+                return Ok(());
+            }
+            let opening = &self.openings[(index / 2) % self.openings.len()];
+            let white = index % 2;
+            let game = play_game(&mut players, white, opening, self.config, index + 1)?;
+            self.finish(game);
+        }
+    }
+
+    /// Counts a finished game, logs it and checks the SPRT.
+    fn finish(&self, game: Game) {
+        let mut shared = self.shared.lock().unwrap_or_else(PoisonError::into_inner);
+        let first = if game.white == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        match game.winner {
+            None => shared.tally.draws += 1,
+            Some(winner) if winner == first => shared.tally.wins += 1,
+            Some(_) => shared.tally.losses += 1,
+        }
+        let line = format!(
+            "Game {} ({} vs {}): {} {{{}}}  score {}",
+            game.number,
+            game.names[0],
+            game.names[1],
+            game.result(),
+            game.reason,
+            shared.tally
+        );
+        // The log is a convenience; the report is what counts.
+        let _ = writeln!(shared.log, "{line}").and_then(|()| shared.log.flush());
+        if let Some(sprt) = &self.config.sprt
+            && sprt.verdict(&shared.tally) != Verdict::Continue
+        {
+            self.done.store(true, Ordering::Relaxed);
+        }
+        shared.games.push(game);
+    }
+}
+
+/// How long an engine may take beyond its budget before it loses for not answering.
+fn patience(limit: MoveLimit, left: Option<Duration>) -> Duration {
+    let grace = Duration::from_secs(5);
+    match limit {
+        MoveLimit::Nodes(_) | MoveLimit::Depth(_) => Duration::from_secs(120),
+        MoveLimit::MoveTime(time) => time * 4 + grace,
+        MoveLimit::Clock { .. } => left.unwrap_or_default() + grace,
+    }
+}
+
+/// Plays one game: engine `white` has White.
+fn play_game(
+    players: &mut [Player; 2],
+    white: usize,
+    opening: &[String],
+    config: &MatchConfig,
+    number: usize,
+) -> Result<Game, ArenaError> {
+    let start = VariantPosition::start(config.variant);
+    let mut record =
+        Record::replay(start.clone(), opening).map_err(|error| ArenaError::Opening {
+            variant: config.variant.key(),
+            line: 0,
+            problem: error.to_string(),
+        })?;
+    for player in players.iter_mut() {
+        player.new_game()?;
+    }
+    let names = [players[white].name.clone(), players[1 - white].name.clone()];
+    let mut clocks = match config.limit {
+        MoveLimit::Clock { base, .. } => Some([base, base]),
+        _ => None,
+    };
+    let (winner, reason) = loop {
+        record.play_forced_pass();
+        if let Some(outcome) = record.outcome() {
+            break (outcome.winner, outcome.reason.describe().to_owned());
+        }
+        if record.draw_claim() == Some(EndReason::FiftyMoves) {
+            break (None, String::from("fifty-move rule"));
+        }
+        if config
+            .max_plies
+            .is_some_and(|max| record.moves().len() >= max)
+        {
+            break (None, String::from("adjudicated: ply limit"));
+        }
+        let side = record.position().turn();
+        let mover = if side == Color::White {
+            white
+        } else {
+            1 - white
+        };
+        let moves: Vec<String> = record.moves().iter().map(|m| wire(&m.text)).collect();
+        let position = if moves.is_empty() {
+            format!("position fen {}", start.to_text())
+        } else {
+            format!("position fen {} moves {}", start.to_text(), moves.join(" "))
+        };
+        let go = match (config.limit, clocks) {
+            (MoveLimit::Nodes(nodes), _) => format!("go nodes {nodes}"),
+            (MoveLimit::Depth(depth), _) => format!("go depth {depth}"),
+            (MoveLimit::MoveTime(time), _) => format!("go movetime {}", time.as_millis()),
+            (MoveLimit::Clock { increment, .. }, Some([w, b])) => format!(
+                "go wtime {} btime {} winc {} binc {}",
+                w.as_millis(),
+                b.as_millis(),
+                increment.as_millis(),
+                increment.as_millis()
+            ),
+            (MoveLimit::Clock { .. }, None) => String::from("go"),
+        };
+        let left = clocks.map(|clocks| clocks[side.index()]);
+        let name = players[mover].name.clone();
+        let answer = match players[mover].best_move(&position, &go, patience(config.limit, left)) {
+            Ok(answer) => answer,
+            Err(error) => break (Some(side.other()), format!("{name} failed: {error}")),
+        };
+        if let (MoveLimit::Clock { increment, .. }, Some(clocks)) = (config.limit, clocks.as_mut())
+        {
+            let clock = &mut clocks[side.index()];
+            if answer.took > *clock {
+                break (Some(side.other()), format!("{name} lost on time"));
+            }
+            *clock = *clock - answer.took + increment;
+        }
+        if answer.mv == "(none)" {
+            break (
+                Some(side.other()),
+                format!("{name} gave no move in a game that goes on"),
+            );
+        }
+        if let Err(error) = record.play(&unwire(&answer.mv)) {
+            break (
+                Some(side.other()),
+                format!("{name} played an illegal move {}: {error}", answer.mv),
+            );
+        }
+    };
+    if record.outcome().is_none() {
+        let outcome = match winner {
+            Some(color) => crate::rules::Outcome::win(color, EndReason::Resignation),
+            None => crate::rules::Outcome::draw(EndReason::Agreement),
+        };
+        record.finish(outcome);
+    }
+    Ok(Game {
+        number,
+        white,
+        names,
+        record,
+        winner,
+        reason,
+    })
+}

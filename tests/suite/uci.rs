@@ -1,0 +1,314 @@
+//! `pigeon uci` and `pigeon match`, driven through the real binary: the UCI conversation, a
+//! stop during an infinite search, bad lines answered with an explanation, and a short match
+//! between two levels whose records replay.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::thread;
+use std::time::Duration;
+
+use pigeon::rules::{Record, Variant, VariantPosition};
+use pigeon::uci::{unwire, wire};
+
+/// A guard against a hung engine, so a broken build fails instead of hanging; no answer is
+/// expected to take anywhere near this long.
+const HANG: Duration = Duration::from_secs(120);
+
+/// `pigeon uci` running as a child process.
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pigeon"))
+            .arg("uci")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("pigeon starts");
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (sender, lines) = channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").expect("the engine reads");
+        self.stdin.flush().expect("the engine reads");
+    }
+
+    /// The lines up to and including the first that starts with `prefix`.
+    fn until(&mut self, prefix: &str) -> Vec<String> {
+        let mut seen = Vec::new();
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(HANG)
+                .unwrap_or_else(|_| panic!("no line starting {prefix:?}; got {seen:#?}"));
+            let done = line.starts_with(prefix);
+            seen.push(line);
+            if done {
+                return seen;
+            }
+        }
+    }
+
+    /// The move of the `bestmove` line that ends the search.
+    fn best_move(&mut self) -> (String, Vec<String>) {
+        let lines = self.until("bestmove");
+        let last = lines.last().expect("a bestmove line");
+        let mv = last
+            .split_whitespace()
+            .nth(1)
+            .expect("bestmove names a move")
+            .to_owned();
+        (mv, lines)
+    }
+
+    fn quit(mut self) {
+        self.send("quit");
+        let status = self.child.wait().expect("the engine ends");
+        assert!(status.success(), "pigeon uci exited with {status}");
+    }
+}
+
+/// Whether `mv` (a UCI word) is legal after `moves` from the start of `variant`.
+fn legal_after(variant: Variant, moves: &[String], mv: &str) -> bool {
+    let mut record =
+        Record::replay(VariantPosition::start(variant), moves).expect("the moves replay");
+    record.play(&unwire(mv)).is_ok()
+}
+
+#[test]
+fn a_uci_conversation_plays_a_legal_move_in_every_game() {
+    let mut engine = Engine::start();
+    engine.send("uci");
+    let lines = engine.until("uciok");
+    assert!(lines.iter().any(|l| l.starts_with("id name Pigeon")));
+    let variant_option = lines
+        .iter()
+        .find(|l| l.starts_with("option name UCI_Variant type combo"))
+        .expect("UCI_Variant is offered");
+    for key in ["chak", "shakti", "chad", "chesscala"] {
+        assert!(variant_option.contains(&format!("var {key}")), "{key}");
+    }
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("option name Hash type spin"))
+    );
+    engine.send("setoption name Hash value 8");
+    engine.send("isready");
+    engine.until("readyok");
+    for variant in Variant::ALL {
+        engine.send(&format!(
+            "setoption name UCI_Variant value {}",
+            variant.key()
+        ));
+        engine.send("ucinewgame");
+        // Two plies into the game, written as UCI words.
+        let mut record = Record::new(VariantPosition::start(variant));
+        for _ in 0..2 {
+            let text = record.position().legal_move_texts()[0].clone();
+            record.play(&text).expect("a legal move plays");
+        }
+        let moves: Vec<String> = record.moves().iter().map(|m| m.text.clone()).collect();
+        let words: Vec<String> = moves.iter().map(|m| wire(m)).collect();
+        engine.send(&format!("position startpos moves {}", words.join(" ")));
+        engine.send("go depth 3 nodes 20000");
+        let (mv, lines) = engine.best_move();
+        assert!(legal_after(variant, &moves, &mv), "{variant}: {mv}");
+        let info = lines
+            .iter()
+            .find(|l| l.starts_with("info depth"))
+            .unwrap_or_else(|| panic!("{variant}: no info line in {lines:#?}"));
+        for field in [" score ", " nodes ", " nps ", " pv "] {
+            assert!(info.contains(field), "{variant}: {info}");
+        }
+        // The same position from its text.
+        engine.send(&format!("position fen {}", record.position().to_text()));
+        engine.send("go nodes 500");
+        let (again, _) = engine.best_move();
+        assert!(legal_after(variant, &moves, &again), "{variant}: {again}");
+    }
+    engine.quit();
+}
+
+#[test]
+fn stop_ends_an_infinite_search_with_a_legal_move() {
+    let mut engine = Engine::start();
+    engine.send("setoption name UCI_Variant value chad");
+    engine.send("position startpos");
+    engine.send("go infinite");
+    // The search is under way once it reports its first iteration.
+    engine.until("info depth");
+    engine.send("stop");
+    let (mv, _) = engine.best_move();
+    assert!(legal_after(Variant::Chad, &[], &mv), "{mv}");
+    // Still answering afterwards, and on a clock.
+    engine.send("isready");
+    engine.until("readyok");
+    engine.send("go wtime 2000 btime 2000 winc 10 binc 10");
+    let (mv, _) = engine.best_move();
+    assert!(legal_after(Variant::Chad, &[], &mv), "{mv}");
+    engine.quit();
+}
+
+#[test]
+fn bad_lines_are_explained_and_the_engine_goes_on() {
+    let mut engine = Engine::start();
+    for (line, expected) in [
+        ("hello", "info string unknown command"),
+        ("go depth deep", "info string go depth"),
+        ("go sideways 3", "info string go: unknown limit"),
+        ("position fen 9/9/9 w", "info string chak position"),
+        ("position startpos moves e3e4 z9z9", "info string move"),
+        ("position", "info string write position"),
+        (
+            "setoption name UCI_Variant value xiangqi",
+            "info string UCI_Variant",
+        ),
+        ("setoption name Hash value lots", "info string Hash"),
+        (
+            "setoption name Colour value green",
+            "info string unknown option",
+        ),
+        ("setoption", "info string write setoption"),
+    ] {
+        engine.send(line);
+        let lines = engine.until("info string");
+        assert!(
+            lines.last().is_some_and(|l| l.starts_with(expected)),
+            "{line}: {lines:?}"
+        );
+    }
+    engine.send("isready");
+    engine.until("readyok");
+    // A game that is over has no move to give.
+    engine.send("position fen k8/4o4/4D4/9/9/9/9/9/9 w - - 0 1 moves e7e8");
+    engine.send("go depth 2");
+    let (mv, _) = engine.best_move();
+    assert_eq!(mv, "(none)");
+    engine.quit();
+}
+
+/// The games of a records file: each one's tags and moves, replayed by the rules core.
+fn replay_records(text: &str) -> Vec<Record> {
+    let mut games = Vec::new();
+    for chunk in text.split("\n\n[").map(|c| c.trim_start_matches('[')) {
+        let (tags, moves) = chunk.split_once("\n\n").expect("tags, then moves");
+        let tag = |name: &str| {
+            tags.lines()
+                .find_map(|line| {
+                    line.trim_start_matches('[')
+                        .strip_prefix(&format!("{name} \""))
+                        .map(|rest| rest.trim_end_matches("\"]").to_owned())
+                })
+                .unwrap_or_else(|| panic!("no {name} tag in {tags}"))
+        };
+        let variant: Variant = tag("Variant").parse().expect("a variant key");
+        let start = VariantPosition::from_text(variant, &tag("FEN")).expect("a FEN");
+        let mut record = Record::new(start);
+        let mut comment = false;
+        for word in moves.split_whitespace() {
+            if word.starts_with('{') {
+                comment = true;
+            }
+            let skip =
+                comment || word.ends_with('.') || ["1-0", "0-1", "1/2-1/2", "*"].contains(&word);
+            if word.ends_with('}') {
+                comment = false;
+            }
+            if !skip {
+                record
+                    .play(word)
+                    .unwrap_or_else(|e| panic!("{word} does not replay: {e}"));
+            }
+        }
+        assert!(["1-0", "0-1", "1/2-1/2"].contains(&tag("Result").as_str()));
+        games.push(record);
+    }
+    games
+}
+
+#[test]
+fn a_short_match_between_two_levels_reports_and_records() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let records = dir.path().join("games.pgn");
+    let binary = env!("CARGO_BIN_EXE_pigeon");
+    let output = Command::new(binary)
+        .args([
+            "match",
+            "--engine",
+            &format!("{binary} uci --level 2"),
+            "--engine",
+            &format!("{binary} uci --level 1"),
+            "--variant",
+            "chak",
+            "--games",
+            "2",
+            "--nodes",
+            "300",
+            "--max-plies",
+            "60",
+            "--sprt",
+            "0,50",
+            "--records",
+        ])
+        .arg(&records)
+        .output()
+        .expect("pigeon match runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("Game 1 ("), "{stdout}");
+    assert!(stdout.contains("Game 2 ("), "{stdout}");
+    assert!(stdout.contains("Score of Pigeon"), "{stdout}");
+    assert!(stdout.contains("Elo difference: "), "{stdout}");
+    assert!(stdout.contains("SPRT: elo0 0, elo1 50: llr "), "{stdout}");
+    let text = std::fs::read_to_string(&records).expect("the records are written");
+    let games = replay_records(&text);
+    assert_eq!(games.len(), 2);
+    // Each opening is played with colours swapped: both games start with the same moves.
+    assert_eq!(games[0].moves()[0].text, games[1].moves()[0].text);
+}
+
+#[test]
+fn a_match_refuses_an_engine_that_does_not_start() {
+    let output = Command::new(env!("CARGO_BIN_EXE_pigeon"))
+        .args([
+            "match",
+            "--engine",
+            "/nonexistent/engine",
+            "--engine",
+            "/nonexistent/other",
+            "--games",
+            "2",
+            "--nodes",
+            "10",
+        ])
+        .output()
+        .expect("pigeon match runs");
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("cannot start it"), "{stderr}");
+}
