@@ -3,10 +3,18 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
+use crate::common::{Backend, backends};
+
 /// Runs the binary with `args`, writing `stdin` to it.
 pub fn pigeon(args: &[&str], stdin: &str) -> Output {
+    pigeon_with(args, &[], stdin)
+}
+
+/// Runs the `pigeon` binary with `args`, the variables `env` set, and `stdin`.
+pub fn pigeon_with(args: &[&str], env: &[(&str, &str)], stdin: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_pigeon"))
         .args(args)
+        .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -161,4 +169,45 @@ fn backup_copies_the_database_and_never_overwrites() {
     let again = pigeon(&["backup", copy_arg, "--db", db_arg], "");
     assert!(!again.status.success());
     assert!(String::from_utf8_lossy(&again.stderr).contains("exists already"));
+}
+
+backends! {
+    /// `DATABASE_URL` chooses the game database, and the logs never show its password.
+    #[tokio::test]
+    async fn database_url_chooses_the_game_database(db: TestDb) {
+        let url = match db.backend {
+            Backend::Sqlite => db.url().to_owned(),
+            // The test server trusts its users, so any password is accepted.
+            Backend::Postgres => db.url().replacen("://pigeon@", "://pigeon:hunter2@", 1),
+        };
+        let boards = db.dir().join("boards");
+        let boards = boards.to_str().expect("UTF-8");
+        let env = [("DATABASE_URL", url.as_str()), ("RUST_LOG", "debug")];
+        let first = pigeon_with(
+            &["console", "--out", boards],
+            &env,
+            "alice: challenge @bob chak white\nbob: accept\nalice: e3e4\n",
+        );
+        let stderr = String::from_utf8_lossy(&first.stderr);
+        assert!(first.status.success(), "{stderr}");
+        assert!(!stderr.contains("hunter2"), "{stderr}");
+        if db.backend == Backend::Postgres {
+            assert!(stderr.contains("pigeon:***@127.0.0.1"), "{stderr}");
+        }
+        let store = db.open().await;
+        let alice = store
+            .player_by_platform_id("console", "alice")
+            .await
+            .expect("query")
+            .expect("alice played there");
+        let games = store.games_of(alice.id, 10).await.expect("query");
+        assert_eq!(games.len(), 1);
+        assert_eq!(store.moves(games[0].id).await.expect("query").len(), 1);
+        store.close().await;
+
+        let both = pigeon_with(&["console", "--db", "other.db"], &env, "");
+        assert!(!both.status.success());
+        let stderr = String::from_utf8_lossy(&both.stderr);
+        assert!(stderr.contains("set one of them"), "{stderr}");
+    }
 }
