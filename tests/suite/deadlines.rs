@@ -7,8 +7,10 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use pigeon::adapters::console;
+use pigeon::rules::Variant;
 use pigeon::service::{
-    DAY, DrawAction, HOUR, ManualClock, Notice, Pending, Place, Service, ServiceError, User,
+    ColorChoice, DAY, DrawAction, HOUR, ManualClock, Notice, Pending, Place, Service, ServiceError,
+    User,
 };
 
 use crate::common::{TestDb, backends};
@@ -330,4 +332,77 @@ fn a_bad_instant_is_refused_with_the_form_to_use() {
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("2026-12-01T10:00:00Z"), "{stderr}");
+}
+
+backends! {
+    /// Two processes on one database run their clocks at the same moment: every game whose
+    /// time ran out ends once, and every timeout and expired challenge is told once, by one
+    /// of them.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn two_processes_on_one_database_fire_each_event_once(db: TestDb) {
+        let clock = ManualClock::new(START);
+        let first = open(&db, &clock).await;
+        let second = open(&db, &clock).await;
+        let mut games = Vec::new();
+        for _ in 0..8 {
+            games.push(started_game(&first).await);
+        }
+        let mut challenges = Vec::new();
+        for opponent in ["dave", "erin", "frank", "grace"] {
+            let challenge = second
+                .challenge(
+                    &place(),
+                    &user("carol"),
+                    Some(&user(opponent)),
+                    Variant::Chak,
+                    None,
+                    ColorChoice::White,
+                )
+                .await
+                .expect("challenged");
+            challenges.push(challenge.id);
+        }
+        clock.advance(8 * DAY);
+        for round in 0..3 {
+            let (a, b) = tokio::join!(
+                tokio::spawn({
+                    let first = first.clone();
+                    async move { tick(&first).await }
+                }),
+                tokio::spawn({
+                    let second = second.clone();
+                    async move { tick(&second).await }
+                }),
+            );
+            let notices: Vec<Notice> = a.expect("runs").into_iter().chain(b.expect("runs")).collect();
+            let mut ended: Vec<i64> = notices
+                .iter()
+                .filter_map(|notice| match notice {
+                    Notice::Timeout { game, .. } => Some(game.row.id),
+                    _ => None,
+                })
+                .collect();
+            let mut expired: Vec<i64> = notices
+                .iter()
+                .filter_map(|notice| match notice {
+                    Notice::ChallengeExpired { challenge, .. } => Some(challenge.id),
+                    _ => None,
+                })
+                .collect();
+            ended.sort_unstable();
+            expired.sort_unstable();
+            if round == 0 {
+                assert_eq!(ended, games, "{notices:?}");
+                assert_eq!(expired, challenges, "{notices:?}");
+            } else {
+                assert!(notices.is_empty(), "round {round}: {notices:?}");
+            }
+        }
+        for &id in &games {
+            let state = first.load(id).await.expect("loads");
+            assert_eq!(state.row.end_reason.as_deref(), Some("timeout"));
+            let changes = first.store().game_rating_changes(id).await.expect("query");
+            assert_eq!(changes.len(), 2, "rated once: {changes:?}");
+        }
+    }
 }
