@@ -15,7 +15,7 @@ use pigeon::config::Secret;
 use pigeon::engine::Level;
 use pigeon::rules::{Color, Variant};
 use pigeon::service::{ManualClock, RateLimit, Service, SystemClock};
-use pigeon::store::Store;
+use pigeon::store::{DatabaseUrl, Store};
 use tokio::sync::watch;
 use tokio::task::JoinSet;
 use tracing::{error, info};
@@ -31,20 +31,19 @@ struct Args {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Copy the game database to FILE safely while Pigeon runs (a consistent snapshot).
+    /// Copy the SQLite game database to FILE safely while Pigeon runs (a consistent
+    /// snapshot). A PostgreSQL database is backed up with pg_dump.
     Backup {
         /// Where to write the copy; must not exist yet.
         file: PathBuf,
-        /// The game database.
-        #[arg(long, env = "PIGEON_DB", default_value = "pigeon.db")]
-        db: PathBuf,
+        #[command(flatten)]
+        db: DbArgs,
     },
     /// Play in the terminal: each line is `name: text`, as if user `name` wrote `text` in a
     /// channel (`#channel name: text` for another channel).
     Console {
-        /// The game database (created on first start).
-        #[arg(long, env = "PIGEON_DB", default_value = "pigeon.db")]
-        db: PathBuf,
+        #[command(flatten)]
+        db: DbArgs,
         /// Where board pictures are written.
         #[arg(long, default_value = "boards")]
         out: PathBuf,
@@ -60,27 +59,24 @@ enum Command {
     /// SIGINT or SIGTERM.
     #[cfg(feature = "discord")]
     Discord {
-        /// The game database (created on first start).
-        #[arg(long, env = "PIGEON_DB", default_value = "pigeon.db")]
-        db: PathBuf,
+        #[command(flatten)]
+        db: DbArgs,
         #[command(flatten)]
         discord: DiscordArgs,
     },
     /// Run the Matrix bot (configured from MATRIX_* variables; see .env.example).
     #[cfg(feature = "matrix")]
     Matrix {
-        /// The game database (created on first start).
-        #[arg(long, env = "PIGEON_DB", default_value = "pigeon.db")]
-        db: PathBuf,
+        #[command(flatten)]
+        db: DbArgs,
         #[command(flatten)]
         matrix: MatrixArgs,
     },
     /// Run every configured chat bot (Discord when DISCORD_TOKEN is set, Matrix when
     /// MATRIX_HOMESERVER is set) in one process on one game database, until SIGINT or SIGTERM.
     Serve {
-        /// The game database (created on first start).
-        #[arg(long, env = "PIGEON_DB", default_value = "pigeon.db")]
-        db: PathBuf,
+        #[command(flatten)]
+        db: DbArgs,
         #[command(flatten)]
         discord: DiscordArgs,
         #[command(flatten)]
@@ -292,19 +288,22 @@ struct MatrixArgs {
 #[cfg(feature = "matrix")]
 impl MatrixArgs {
     /// The bot's config, or `None` when no homeserver is set.
-    fn config(self, db: &std::path::Path) -> Result<Option<MatrixConfig>, String> {
+    fn config(self, db: &DatabaseUrl) -> Result<Option<MatrixConfig>, String> {
         let Some(homeserver) = self.homeserver else {
             return Ok(None);
         };
         let user = self
             .user
             .ok_or("MATRIX_USER is not set: name the bot's account, such as @pigeon:example.org")?;
-        let store = self.store.unwrap_or_else(|| {
-            let stem = db.file_stem().map_or_else(
-                || String::from("pigeon"),
-                |stem| stem.to_string_lossy().into_owned(),
-            );
-            db.with_file_name(format!("{stem}-matrix"))
+        let store = self.store.unwrap_or_else(|| match db {
+            DatabaseUrl::Sqlite(db) => {
+                let stem = db.file_stem().map_or_else(
+                    || String::from("pigeon"),
+                    |stem| stem.to_string_lossy().into_owned(),
+                );
+                db.with_file_name(format!("{stem}-matrix"))
+            }
+            DatabaseUrl::Postgres(_) => PathBuf::from("pigeon-matrix"),
         });
         Ok(Some(MatrixConfig {
             homeserver,
@@ -315,6 +314,43 @@ impl MatrixArgs {
             allowed_servers: matrix::parse_servers(&self.allowed_servers),
         }))
     }
+}
+
+/// Which game database to use: `DATABASE_URL` (a `postgres://` or `sqlite://` URL) or
+/// `PIGEON_DB` (a SQLite file), at most one of them.
+#[derive(Debug, clap::Args)]
+struct DbArgs {
+    /// The game database's URL: postgres://USER:PASSWORD@HOST/DATABASE (or postgresql://),
+    /// sqlite://FILE or a file path [default: the SQLite file pigeon.db].
+    #[arg(long = "database-url", env = "DATABASE_URL", hide_env_values = true)]
+    url: Option<String>,
+    /// The game database as a SQLite file, created on first start [default: pigeon.db].
+    #[arg(long, env = "PIGEON_DB")]
+    db: Option<PathBuf>,
+}
+
+impl DbArgs {
+    /// The database named, SQLite's `pigeon.db` when none is.
+    fn url(&self) -> Result<DatabaseUrl, String> {
+        match (&self.url, &self.db) {
+            (Some(_), Some(_)) => Err(String::from(
+                "both DATABASE_URL (--database-url) and PIGEON_DB (--db) name a game \
+                 database: set one of them",
+            )),
+            (Some(url), None) => DatabaseUrl::parse(url).map_err(|e| e.to_string()),
+            (None, Some(path)) => Ok(DatabaseUrl::Sqlite(path.clone())),
+            (None, None) => Ok(DatabaseUrl::Sqlite(PathBuf::from("pigeon.db"))),
+        }
+    }
+}
+
+/// Opens the game database `url` names; the error names the database (never its password).
+async fn open_store(url: &DatabaseUrl) -> Result<Store, String> {
+    let store = match url {
+        DatabaseUrl::Sqlite(path) => Store::open(path).await,
+        DatabaseUrl::Postgres(postgres) => Store::connect(postgres).await,
+    };
+    store.map_err(|e| format!("{url}: {}", redacted(&e)))
 }
 
 /// A side on the command line.
@@ -335,8 +371,10 @@ fn main() -> ExitCode {
             out,
             script,
             now,
-        } => return run_async(console_main(db, out, script, now)),
-        Command::Backup { file, db } => return run_async(backup_main(db, file)),
+        } => return run_async(async move { console_main(db.url()?, out, script, now).await }),
+        Command::Backup { file, db } => {
+            return run_async(async move { backup_main(db.url()?, file).await });
+        }
         #[cfg(feature = "discord")]
         Command::Discord { db, discord } => {
             return run_async(async move {
@@ -348,12 +386,13 @@ fn main() -> ExitCode {
                     #[cfg(feature = "matrix")]
                     matrix: None,
                 };
-                serve_main(db, bots).await
+                serve_main(db.url()?, bots).await
             });
         }
         #[cfg(feature = "matrix")]
         Command::Matrix { db, matrix } => {
             return run_async(async move {
+                let db = db.url()?;
                 let config = matrix
                     .config(&db)?
                     .ok_or("MATRIX_HOMESERVER is not set: give the homeserver's URL")?;
@@ -371,6 +410,7 @@ fn main() -> ExitCode {
             matrix,
         } => {
             return run_async(async move {
+                let db = db.url()?;
                 #[cfg(not(feature = "discord"))]
                 if discord.token.is_some() {
                     return Err(String::from(
@@ -594,15 +634,13 @@ fn parse_instant(text: &str) -> Result<i64, String> {
 }
 
 async fn console_main(
-    db: PathBuf,
+    db: DatabaseUrl,
     out: PathBuf,
     script: Option<PathBuf>,
     now: Option<i64>,
 ) -> RunResult {
     init_logs("warn");
-    let store = Store::open(&db)
-        .await
-        .map_err(|e| format!("{}: {e}", db.display()))?;
+    let store = open_store(&db).await?;
     store.hold_for_serving().await.map_err(|e| e.to_string())?;
     let clock = now.map_or_else(ManualClock::running, ManualClock::new);
     let service = Service::new(store.clone(), Arc::new(clock.clone()));
@@ -623,9 +661,8 @@ async fn console_main(
         }
         None => {
             eprintln!(
-                "Pigeon console on {}, at {}. Type lines like `alice: challenge @bob chak`; \
+                "Pigeon console on {db}, at {}. Type lines like `alice: challenge @bob chak`; \
                  `wait 25h` moves the clock on; Ctrl-D ends.",
-                db.display(),
                 pigeon::service::clock::format_utc(service.now())
             );
             console::run(
@@ -642,10 +679,12 @@ async fn console_main(
     result.map_err(|e| e.to_string())
 }
 
-async fn backup_main(db: PathBuf, file: PathBuf) -> RunResult {
+async fn backup_main(db: DatabaseUrl, file: PathBuf) -> RunResult {
     init_logs("warn");
-    if !db.exists() {
-        return Err(format!("{}: no such database", db.display()));
+    if let DatabaseUrl::Sqlite(path) = &db
+        && !path.exists()
+    {
+        return Err(format!("{db}: no such database"));
     }
     if file.exists() {
         return Err(format!(
@@ -653,13 +692,11 @@ async fn backup_main(db: PathBuf, file: PathBuf) -> RunResult {
             file.display()
         ));
     }
-    let store = Store::open(&db)
-        .await
-        .map_err(|e| format!("{}: {e}", db.display()))?;
+    let store = open_store(&db).await?;
     let result = store.backup(&file).await;
     store.close().await;
     result.map_err(|e| format!("backing up to {}: {e}", file.display()))?;
-    println!("Backed up {} to {}.", db.display(), file.display());
+    println!("Backed up {db} to {}.", file.display());
     Ok(())
 }
 
@@ -692,11 +729,9 @@ fn spawn_bot<E: std::fmt::Display>(
     not(any(feature = "matrix", feature = "discord")),
     allow(unused_variables, unused_mut)
 )]
-async fn serve_main(db: PathBuf, bots: Bots) -> RunResult {
+async fn serve_main(db: DatabaseUrl, bots: Bots) -> RunResult {
     init_logs("info");
-    let store = Store::open(&db)
-        .await
-        .map_err(|e| format!("{}: {e}", db.display()))?;
+    let store = open_store(&db).await?;
     store.hold_for_serving().await.map_err(|e| e.to_string())?;
     let service =
         Service::new(store.clone(), Arc::new(SystemClock)).with_rate_limit(RateLimit::CHAT);
@@ -719,7 +754,7 @@ async fn serve_main(db: PathBuf, bots: Bots) -> RunResult {
              MATRIX_PASSWORD (see .env.example)",
         ));
     }
-    info!(database = %db.display(), bots = running.len(), "Pigeon is serving");
+    info!(database = %db, bots = running.len(), "Pigeon is serving");
     let mut failures = Vec::new();
     tokio::select! {
         () = stop_signal() => info!("stopping on a signal"),

@@ -16,7 +16,7 @@ use super::{
 /// How [`Database::rate_game`] computes both players' new ratings from their ratings before.
 pub type RatingFn = Box<dyn FnOnce(&RatingUpdate) -> [Glicko; 2] + Send>;
 
-/// A game database. Each backend (`sqlite::SqliteDatabase`) implements every method with SQL
+/// A game database. Each backend (`sqlite::SqliteDatabase`, `postgres::PostgresDatabase`) implements every method with SQL
 /// written for its database and its own migrations; every write a method makes is committed
 /// before it returns, and the methods that say so run in one transaction.
 ///
@@ -26,26 +26,23 @@ pub type RatingFn = Box<dyn FnOnce(&RatingUpdate) -> [Glicko; 2] + Send>;
 #[async_trait]
 pub trait Database: Debug + Send + Sync {
     /// The durability setting of every connection the backend may hand out, read while all of
-    /// them are held at once. On SQLite: the `synchronous` pragma (2 is FULL, which keeps an
-    /// acknowledged move through a power loss).
+    /// them are held at once. On SQLite: the `synchronous` pragma by name (`full` keeps an
+    /// acknowledged move through a power loss); on PostgreSQL: `synchronous_commit` (`on`).
     ///
     /// # Errors
     /// [`super::StoreError`] when the database fails.
-    async fn synchronous_settings(&self) -> Result<Vec<i64>>;
+    async fn synchronous_settings(&self) -> Result<Vec<String>>;
 
     /// Closes every connection (on SQLite, checkpointing the WAL).
     async fn close(&self);
 
     /// Claims the database for this process's chat bots (or console) until the process
-    /// ends. A database several processes may serve at once, which coordinates through
-    /// its rows alone, has nothing to claim: that is the default. SQLite serves one process
-    /// at a time and refuses a second.
+    /// ends. SQLite serves one process at a time and refuses a second; PostgreSQL, where
+    /// processes coordinate through the rows they claim, has nothing to hold.
     ///
     /// # Errors
     /// [`super::StoreError::InUse`] when another process serves the database.
-    async fn hold_for_serving(&self) -> Result<()> {
-        Ok(())
-    }
+    async fn hold_for_serving(&self) -> Result<()>;
 
     /// Writes a consistent copy of the database to the file `path` while it stays in use (on
     /// SQLite, `VACUUM INTO`: one read transaction, so the copy is a snapshot). Refuses to
@@ -452,3 +449,131 @@ pub trait Database: Debug + Send + Sync {
         reminders: (i64, i64),
     ) -> Result<Option<i64>>;
 }
+
+/// Implements [`Database`] for a backend `$db` whose module has one submodule per area
+/// (`upkeep`, `players`, `challenges`, `games`, `ratings`, `community`, `notices`, `timing`),
+/// each trait method answered by the function of the same name there, called with the
+/// backend and the method's arguments.
+macro_rules! answered_by {
+    ($db:ty) => {
+        $crate::store::database::answered_by! {
+            $db;
+            upkeep::synchronous_settings() -> Result<Vec<String>>;
+            upkeep::close();
+            upkeep::hold_for_serving() -> Result<()>;
+            upkeep::backup(path: &Path) -> Result<()>;
+            upkeep::integrity_check() -> Result<String>;
+
+            players::player(
+                platform: &str,
+                platform_id: &str,
+                display_name: &str,
+                now: i64,
+            ) -> Result<PlayerRow>;
+            players::player_by_id(id: i64) -> Result<Option<PlayerRow>>;
+            players::player_by_platform_id(platform: &str, platform_id: &str) -> Result<Option<PlayerRow>>;
+            players::settings(player_id: i64) -> Result<SettingsRow>;
+            players::set_settings(player_id: i64, settings: &SettingsRow) -> Result<()>;
+            players::claim_event(platform: &str, event_id: &str, now: i64) -> Result<bool>;
+
+            challenges::create_challenge(new: &NewChallenge<'_>) -> Result<ChallengeRow>;
+            challenges::challenge(id: i64) -> Result<Option<ChallengeRow>>;
+            challenges::open_challenges(
+                platform: &str,
+                channel: &str,
+                player_id: i64,
+            ) -> Result<Vec<ChallengeRow>>;
+            challenges::close_challenge(id: i64, status: &str) -> Result<bool>;
+            challenges::accept_challenge(challenge_id: i64, game: &NewGame<'_>) -> Result<GameRow>;
+
+            games::set_game_channel(game_id: i64, channel: &str, now: i64) -> Result<bool>;
+            games::create_game(game: &NewGame<'_>) -> Result<GameRow>;
+            games::game(id: i64) -> Result<Option<GameRow>>;
+            games::game_with_moves(id: i64) -> Result<Option<(GameRow, Vec<MoveRow>)>>;
+            games::moves(game_id: i64) -> Result<Vec<MoveRow>>;
+            games::games_of(player_id: i64, limit: i64) -> Result<Vec<GameRow>>;
+            games::active_games_in(platform: &str, channel: &str, player_id: i64) -> Result<Vec<GameRow>>;
+            games::games_in_channel(platform: &str, channel: &str, limit: i64) -> Result<Vec<GameRow>>;
+            games::append_moves(append: &AppendMoves<'_>) -> Result<()>;
+            games::finish_game(
+                game_id: i64,
+                expected_ply: i64,
+                result: Option<&str>,
+                reason: &str,
+                now: i64,
+                notice: Option<&NewNotice<'_>>,
+            ) -> Result<()>;
+            games::set_draw_offer(
+                game_id: i64,
+                expected_ply: i64,
+                offer: Option<&str>,
+                now: i64,
+            ) -> Result<()>;
+            games::games_due(until: i64, platform: Option<&str>) -> Result<Vec<GameRow>>;
+            games::active_bot_games(platform: Option<&str>) -> Result<Vec<GameRow>>;
+
+            ratings::unrated_games() -> Result<Vec<i64>>;
+            ratings::rate_game(game_id: i64, now: i64, update: RatingFn) -> Result<bool>;
+            ratings::leaderboard(community: &str, game_key: &str, limit: i64) -> Result<Vec<RatingRow>>;
+            ratings::ratings_of(player_id: i64, community: &str) -> Result<Vec<RatingRow>>;
+            ratings::game_rating_changes(game_id: i64) -> Result<Vec<(i64, f64, f64)>>;
+            ratings::rating_history(
+                player_id: i64,
+                community: &str,
+                game_key: &str,
+                limit: i64,
+            ) -> Result<Vec<RatingChangeRow>>;
+            ratings::results_of(player_id: i64, community: &str) -> Result<Vec<ResultsRow>>;
+
+            community::threads_on(platform: &str, community: &str) -> Result<bool>;
+            community::set_threads(platform: &str, community: &str, on: bool) -> Result<()>;
+            community::caps(platform: &str, community: &str) -> Result<CapsRow>;
+            community::set_caps(platform: &str, community: &str, caps: &CapsRow) -> Result<()>;
+            community::counts(player_id: i64, now: i64) -> Result<Counts>;
+            community::open_challenges_between(
+                challenger: i64,
+                challenged: i64,
+                game_key: &str,
+                now: i64,
+            ) -> Result<Vec<i64>>;
+            community::players_in(platform: &str, community: &str) -> Result<Vec<PlayerRow>>;
+
+            notices::claim_reminder(notice: &NewNotice<'_>, kind: &str) -> Result<bool>;
+            notices::expire_challenges(now: i64, platform: Option<&str>) -> Result<Vec<ChallengeRow>>;
+            notices::claim_notices(platform: Option<&str>, now: i64) -> Result<Vec<NoticeRow>>;
+            notices::notice_delivered(id: i64, now: i64) -> Result<()>;
+            notices::notice_failed(id: i64, now: i64, give_up: bool) -> Result<bool>;
+            notices::mark_attention(game_id: i64, reason: &str) -> Result<()>;
+            notices::games_needing_attention() -> Result<Vec<(i64, String)>>;
+            notices::prune_events(before: i64) -> Result<u64>;
+
+            timing::resume_clocks(platform: &str, now: i64) -> Result<Resumed>;
+            timing::heartbeat(platform: &str, now: i64) -> Result<()>;
+            timing::next_due(platform: &str, after: i64, reminders: (i64, i64)) -> Result<Option<i64>>;
+        }
+    };
+    ($db:ty; $($module:ident::$name:ident($($arg:ident: $type:ty),* $(,)?) $(-> $result:ty)?;)*) => {
+        const _: () = {
+            use std::path::Path;
+
+            use $crate::store::{
+                AppendMoves, CapsRow, ChallengeRow, Counts, GameRow, MoveRow, NewChallenge,
+                NewGame, NewNotice, NoticeRow, PlayerRow, RatingChangeRow, RatingFn, RatingRow,
+                ResultsRow, Resumed, SettingsRow, StoreError,
+            };
+
+            type Result<T> = std::result::Result<T, StoreError>;
+
+            #[async_trait::async_trait]
+            impl $crate::store::Database for $db {
+                $(
+                    async fn $name(&self, $($arg: $type),*) $(-> $result)? {
+                        $module::$name(self, $($arg),*).await
+                    }
+                )*
+            }
+        };
+    };
+}
+
+pub(super) use answered_by;

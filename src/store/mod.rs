@@ -1,9 +1,16 @@
 //! The game database: the only module with SQL.
 //!
 //! The service holds a [`Store`], a cheap handle over a [`Database`]: the trait every backend
-//! implements, with the row types of this module in and out. The one backend today is SQLite
-//! ([`sqlite::SqliteDatabase`], with its migrations in `migrations/sqlite`); [`Store::connect`]
-//! picks the backend from a database URL.
+//! implements, with the row types of this module in and out. There are two backends, each with
+//! SQL written for its database and its own migrations: SQLite ([`sqlite::SqliteDatabase`],
+//! `migrations/sqlite`), one file for one process, and PostgreSQL
+//! ([`postgres::PostgresDatabase`], `migrations/postgres`), which several processes may share.
+//! [`Store::connect`] picks the backend from a database URL.
+//!
+//! Work that falls due (a deadline, a reminder, an expired challenge, a notice to deliver) is
+//! claimed in the transaction that records it done: on PostgreSQL with `FOR UPDATE SKIP
+//! LOCKED`, on SQLite by its single writer, so however many processes run the clocks, each
+//! event happens once.
 //!
 //! A game is stored as its start position plus its move list; `games.position` and `games.ply`
 //! cache the replayed state. A move is one transaction whose update of the game is guarded by
@@ -18,14 +25,18 @@ use sqlx::FromRow;
 mod community;
 mod database;
 mod notices;
+pub mod postgres;
 pub mod sqlite;
 mod timing;
+mod url;
 
 pub use community::{CapsRow, Counts};
 pub use database::{Database, RatingFn};
 pub use notices::{LEASE, MAX_ATTEMPTS, NewNotice, NoticeRow};
+use postgres::PostgresDatabase;
 use sqlite::SqliteDatabase;
 pub use timing::Resumed;
+pub use url::DatabaseUrl;
 
 /// A failure of the database.
 #[derive(Debug, thiserror::Error)]
@@ -74,8 +85,30 @@ pub enum StoreError {
         error: std::io::Error,
     },
     /// The database URL names no database Pigeon can open.
-    #[error("{0}; use sqlite://FILE or a file path")]
+    #[error("{0}; use sqlite://FILE, a file path or postgres://USER@HOST/DATABASE")]
     Url(String),
+    /// The backend does not do this; the message says what does.
+    #[error("{0}")]
+    Unsupported(&'static str),
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(error: sqlx::Error) -> StoreError {
+        match &error {
+            sqlx::Error::Database(database)
+                if sqlite::lost_race(&**database) || postgres::lost_race(&**database) =>
+            {
+                StoreError::Conflict
+            }
+            sqlx::Error::Database(database)
+                if sqlite::cannot_write(&**database) || postgres::cannot_write(&**database) =>
+            {
+                StoreError::Unavailable(error)
+            }
+            sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut => StoreError::Unavailable(error),
+            _ => StoreError::Database(error),
+        }
+    }
 }
 
 type Result<T> = std::result::Result<T, StoreError>;
@@ -100,6 +133,16 @@ pub struct SettingsRow {
     pub turn_pings: bool,
     /// How the player likes boards turned: `mine`, `mover`, `white` or `black`.
     pub viewpoint: String,
+}
+
+/// The settings of a player who never changed them.
+impl Default for SettingsRow {
+    fn default() -> SettingsRow {
+        SettingsRow {
+            turn_pings: true,
+            viewpoint: String::from("mine"),
+        }
+    }
 }
 
 /// A game as stored.
@@ -249,14 +292,18 @@ impl Store {
         Ok(Store::new(SqliteDatabase::open(path).await?))
     }
 
-    /// Opens the database a URL names: `sqlite://FILE` or `sqlite:FILE` (a relative or
-    /// absolute path, `sqlite:///srv/pigeon.db`), or a plain file path, all SQLite.
+    /// Opens the database a URL names (see [`DatabaseUrl`]): `sqlite://FILE`, `sqlite:FILE` or a
+    /// plain file path for SQLite, `postgres://…` or `postgresql://…` for PostgreSQL; the
+    /// migrations are applied either way.
     ///
     /// # Errors
-    /// [`StoreError::Url`] for any other scheme, for URL options (`?mode=ro`) and for an
-    /// in-memory database; otherwise as [`Store::open`].
+    /// [`StoreError::Url`] for any other scheme, for options in a SQLite URL (`?mode=ro`) and
+    /// for an in-memory database; otherwise as [`Store::open`] and [`PostgresDatabase::connect`].
     pub async fn connect(url: &str) -> Result<Store> {
-        Store::open(sqlite_path(url)?).await
+        match DatabaseUrl::parse(url)? {
+            DatabaseUrl::Sqlite(path) => Store::open(&path).await,
+            DatabaseUrl::Postgres(url) => Ok(Store::new(PostgresDatabase::connect(&url).await?)),
+        }
     }
 
     /// Updates the ratings of both players of a finished rated game, once (see
@@ -284,30 +331,6 @@ impl Deref for Store {
     }
 }
 
-/// The SQLite file a database URL names.
-fn sqlite_path(url: &str) -> Result<&Path> {
-    let path = if let Some(path) = url.strip_prefix("sqlite://") {
-        path
-    } else if let Some(path) = url.strip_prefix("sqlite:") {
-        path
-    } else if let Some((scheme, _)) = url.split_once("://") {
-        return Err(StoreError::Url(format!(
-            "unknown database URL scheme `{scheme}`"
-        )));
-    } else {
-        url
-    };
-    if path.contains('?') {
-        return Err(StoreError::Url(format!(
-            "options in a database URL are not supported (`{url}`)"
-        )));
-    }
-    if path.is_empty() || path == ":memory:" {
-        return Err(StoreError::Url(format!("`{url}` names no database file")));
-    }
-    Ok(Path::new(path))
-}
-
 /// The rating a player has before their first rated game.
 pub const DEFAULT_RATING: f64 = 1500.0;
 
@@ -326,6 +349,49 @@ pub struct RatingUpdate {
     pub white: Option<Glicko>,
     pub black: Option<Glicko>,
     pub white_score: f64,
+}
+
+/// One player's side of a rated game's rating update, as recorded.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct RatingChange {
+    player_id: i64,
+    /// 1 win, 0.5 draw, 0 loss.
+    score: f64,
+    /// The rating before ([`DEFAULT_RATING`] before the first rated game).
+    before: f64,
+    after: Glicko,
+}
+
+impl GameRow {
+    /// The community the game's ratings are kept in (older games: their channel).
+    fn rating_community(&self) -> &str {
+        self.community.as_deref().unwrap_or(&self.channel)
+    }
+
+    /// Both players' rating changes for this finished game, White's first, given their
+    /// ratings before (`None` before their first rated game) and how to compute the new ones.
+    fn rating_changes(&self, before: [Option<Glicko>; 2], update: RatingFn) -> [RatingChange; 2] {
+        let white_score = match self.result.as_deref() {
+            Some("1-0") => 1.0,
+            Some("0-1") => 0.0,
+            _ => 0.5,
+        };
+        let after = update(&RatingUpdate {
+            white: before[0],
+            black: before[1],
+            white_score,
+        });
+        let change = |index: usize, player_id, score| RatingChange {
+            player_id,
+            score,
+            before: before[index].map_or(DEFAULT_RATING, |old| old.rating),
+            after: after[index],
+        };
+        [
+            change(0, self.white_id, white_score),
+            change(1, self.black_id, 1.0 - white_score),
+        ]
+    }
 }
 
 /// A player's current rating in one game.
@@ -359,47 +425,4 @@ pub struct ResultsRow {
     pub wins: i64,
     pub losses: i64,
     pub draws: i64,
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn database_urls_name_sqlite_files() {
-        for (url, path) in [
-            ("sqlite://pigeon.db", "pigeon.db"),
-            ("sqlite:pigeon.db", "pigeon.db"),
-            ("sqlite:///srv/pigeon/games.db", "/srv/pigeon/games.db"),
-            ("pigeon.db", "pigeon.db"),
-            ("/srv/pigeon/games.db", "/srv/pigeon/games.db"),
-            ("data/games.db", "data/games.db"),
-        ] {
-            assert_eq!(sqlite_path(url).expect(url), Path::new(path), "{url}");
-        }
-    }
-
-    #[test]
-    fn other_database_urls_are_refused_with_what_to_use() {
-        for url in [
-            "postgres://pigeon@localhost/pigeon",
-            "postgresql://localhost/pigeon",
-            "mysql://localhost/pigeon",
-            "sqlite://pigeon.db?mode=ro",
-            "sqlite::memory:",
-            "sqlite://",
-            "",
-        ] {
-            let error = sqlite_path(url).expect_err(url).to_string();
-            assert!(
-                error.ends_with("use sqlite://FILE or a file path"),
-                "{url}: {error}"
-            );
-        }
-        let error = sqlite_path("postgres://localhost/pigeon").expect_err("refused");
-        assert_eq!(
-            error.to_string(),
-            "unknown database URL scheme `postgres`; use sqlite://FILE or a file path"
-        );
-    }
 }

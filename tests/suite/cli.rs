@@ -3,10 +3,13 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-/// Starts the binary with `args`, its standard streams piped.
-fn spawn(args: &[&str]) -> std::process::Child {
+use crate::common::{Backend, backends};
+
+/// Starts the binary with `args` and the variables `env` set, its standard streams piped.
+fn spawn(args: &[&str], env: &[(&str, &str)]) -> std::process::Child {
     Command::new(env!("CARGO_BIN_EXE_pigeon"))
         .args(args)
+        .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -16,7 +19,12 @@ fn spawn(args: &[&str]) -> std::process::Child {
 
 /// Runs the binary with `args`, writing `stdin` to it.
 pub fn pigeon(args: &[&str], stdin: &str) -> Output {
-    let mut child = spawn(args);
+    pigeon_with(args, &[], stdin)
+}
+
+/// Runs the `pigeon` binary with `args`, the variables `env` set, and `stdin`.
+pub fn pigeon_with(args: &[&str], env: &[(&str, &str)], stdin: &str) -> Output {
+    let mut child = spawn(args, env);
     child
         .stdin
         .take()
@@ -182,7 +190,7 @@ fn a_second_process_serving_the_same_sqlite_file_is_refused_until_the_first_ends
         "--out",
         boards.to_str().expect("UTF-8"),
     ];
-    let mut first = spawn(&args);
+    let mut first = spawn(&args, &[]);
     let mut input = first.stdin.take().expect("piped");
     writeln!(input, "alice: challenge @bob").expect("written");
     // Once it answers, it serves the database.
@@ -217,4 +225,45 @@ fn a_second_process_serving_the_same_sqlite_file_is_refused_until_the_first_ends
         String::from_utf8_lossy(&third.stderr)
     );
     assert!(stdout(&third).contains("Game #1"), "{}", stdout(&third));
+}
+
+backends! {
+    /// `DATABASE_URL` chooses the game database, and the logs never show its password.
+    #[tokio::test]
+    async fn database_url_chooses_the_game_database(db: TestDb) {
+        let url = match db.backend {
+            Backend::Sqlite => db.url().to_owned(),
+            // The test server trusts its users, so any password is accepted.
+            Backend::Postgres => db.url().replacen("://pigeon@", "://pigeon:hunter2@", 1),
+        };
+        let boards = db.dir().join("boards");
+        let boards = boards.to_str().expect("UTF-8");
+        let env = [("DATABASE_URL", url.as_str()), ("RUST_LOG", "debug")];
+        let first = pigeon_with(
+            &["console", "--out", boards],
+            &env,
+            "alice: challenge @bob chak white\nbob: accept\nalice: e3e4\n",
+        );
+        let stderr = String::from_utf8_lossy(&first.stderr);
+        assert!(first.status.success(), "{stderr}");
+        assert!(!stderr.contains("hunter2"), "{stderr}");
+        if db.backend == Backend::Postgres {
+            assert!(stderr.contains("pigeon:***@127.0.0.1"), "{stderr}");
+        }
+        let store = db.open().await;
+        let alice = store
+            .player_by_platform_id("console", "alice")
+            .await
+            .expect("query")
+            .expect("alice played there");
+        let games = store.games_of(alice.id, 10).await.expect("query");
+        assert_eq!(games.len(), 1);
+        assert_eq!(store.moves(games[0].id).await.expect("query").len(), 1);
+        store.close().await;
+
+        let both = pigeon_with(&["console", "--db", "other.db"], &env, "");
+        assert!(!both.status.success());
+        let stderr = String::from_utf8_lossy(&both.stderr);
+        assert!(stderr.contains("set one of them"), "{stderr}");
+    }
 }

@@ -7,10 +7,13 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use pigeon::adapters::console;
+use pigeon::rules::Variant;
 use pigeon::service::{
-    DAY, DrawAction, HOUR, ManualClock, Notice, Pending, Place, Service, ServiceError, User,
+    ColorChoice, DAY, DrawAction, HOUR, ManualClock, Notice, Pending, Place, Service, ServiceError,
+    User,
 };
 
+use crate::common::{TestDb, backends};
 use crate::service::started_game;
 use crate::transcripts::{START, open};
 
@@ -40,205 +43,208 @@ async fn tick(service: &Service) -> Vec<Notice> {
     delivered(service, pending).await
 }
 
-#[tokio::test]
-async fn a_late_move_ends_the_game_on_time_first_and_is_told_when() {
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let clock = ManualClock::new(START);
-    let service = open(&dir.path().join("late.db"), &clock).await;
-    assert!(tick(&service).await.is_empty());
-    let id = started_game(&service).await;
-    let deadline = service.load(id).await.expect("loads").row.deadline;
-    assert_eq!(deadline, Some(START + 3 * DAY));
-    // No clock ran since: the deadline passes with nothing in between, then the move arrives.
-    clock.advance(3 * DAY + 5 * 60);
-    let late = service
-        .play(&place(), &user("alice"), None, "e3e4")
-        .await
-        .expect_err("too late");
-    match &late {
-        ServiceError::TimeRanOut { game, at, .. } => {
-            assert_eq!((*game, *at), (id, START + 3 * DAY));
+backends! {
+    #[tokio::test]
+    async fn a_late_move_ends_the_game_on_time_first_and_is_told_when(db: TestDb) {
+        let clock = ManualClock::new(START);
+        let service = open(&db, &clock).await;
+        assert!(tick(&service).await.is_empty());
+        let id = started_game(&service).await;
+        let deadline = service.load(id).await.expect("loads").row.deadline;
+        assert_eq!(deadline, Some(START + 3 * DAY));
+        // No clock ran since: the deadline passes with nothing in between, then the move arrives.
+        clock.advance(3 * DAY + 5 * 60);
+        let late = service
+            .play(&place(), &user("alice"), None, "e3e4")
+            .await
+            .expect_err("too late");
+        match &late {
+            ServiceError::TimeRanOut { game, at, .. } => {
+                assert_eq!((*game, *at), (id, START + 3 * DAY));
+            }
+            other => panic!("{other:?}"),
         }
-        other => panic!("{other:?}"),
+        let text = late.to_string();
+        assert!(text.contains("Too late"), "{text}");
+        assert!(text.contains("2026-01-04 09:00 UTC"), "{text}");
+        assert!(text.contains("wins by time running out"), "{text}");
+        let state = service.load(id).await.expect("loads");
+        assert_eq!(state.row.ply, 0, "the late move is not played");
+        assert_eq!(state.row.status, "finished");
+        assert_eq!(state.row.result.as_deref(), Some("0-1"));
+        assert_eq!(state.row.finished_at, Some(START + 3 * DAY));
+        // The ratings moved with the result.
+        let stats = service.stats(&place(), &user("bob")).await.expect("stats");
+        assert!(
+            stats.ratings.iter().any(|(_, changes)| !changes.is_empty()),
+            "{stats:?}"
+        );
+        // The announcement, with its picture, goes to the channel once.
+        let notices = tick(&service).await;
+        assert_eq!(notices.len(), 1, "{notices:?}");
+        let (at, reply) = pigeon::chat::notice_reply(&service, &notices[0]).await;
+        assert_eq!(at.channel, "general");
+        assert!(
+            reply.plain().contains("ran out of time"),
+            "{}",
+            reply.plain()
+        );
+        assert!(reply.picture.is_some());
+        assert!(
+            reply.plain().contains("Ratings: alice"),
+            "{}",
+            reply.plain()
+        );
+        assert!(tick(&service).await.is_empty());
     }
-    let text = late.to_string();
-    assert!(text.contains("Too late"), "{text}");
-    assert!(text.contains("2026-01-04 09:00 UTC"), "{text}");
-    assert!(text.contains("wins by time running out"), "{text}");
-    let state = service.load(id).await.expect("loads");
-    assert_eq!(state.row.ply, 0, "the late move is not played");
-    assert_eq!(state.row.status, "finished");
-    assert_eq!(state.row.result.as_deref(), Some("0-1"));
-    assert_eq!(state.row.finished_at, Some(START + 3 * DAY));
-    // The ratings moved with the result.
-    let stats = service.stats(&place(), &user("bob")).await.expect("stats");
-    assert!(
-        stats.ratings.iter().any(|(_, changes)| !changes.is_empty()),
-        "{stats:?}"
-    );
-    // The announcement, with its picture, goes to the channel once.
-    let notices = tick(&service).await;
-    assert_eq!(notices.len(), 1, "{notices:?}");
-    let (at, reply) = pigeon::chat::notice_reply(&service, &notices[0]).await;
-    assert_eq!(at.channel, "general");
-    assert!(
-        reply.plain().contains("ran out of time"),
-        "{}",
-        reply.plain()
-    );
-    assert!(reply.picture.is_some());
-    assert!(
-        reply.plain().contains("Ratings: alice"),
-        "{}",
-        reply.plain()
-    );
-    assert!(tick(&service).await.is_empty());
 }
 
-#[tokio::test]
-async fn no_draw_claim_resign_or_abort_lands_after_the_deadline() {
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let clock = ManualClock::new(START);
-    let service = open(&dir.path().join("actions.db"), &clock).await;
-    let first = started_game(&service).await;
-    service
-        .play(&place(), &user("alice"), Some(first), "e3e4")
-        .await
-        .expect("plays");
-    // Bob is to move; his deadline passes. Each of his actions now finds the game over on
-    // time (his loss), never a draw, an abort or a resignation.
-    clock.advance(3 * DAY + 1);
-    let draw = service
-        .draw(&place(), &user("bob"), Some(first), DrawAction::Offer)
-        .await;
-    assert!(
-        matches!(draw, Err(ServiceError::TimeRanOut { .. })),
-        "{draw:?}"
-    );
-    let resign = service.resign(&place(), &user("bob"), Some(first)).await;
-    assert!(
-        matches!(resign, Err(ServiceError::TimeRanOut { .. })),
-        "{resign:?}"
-    );
-    let abort = service.abort(&place(), &user("alice"), Some(first)).await;
-    assert!(
-        matches!(abort, Err(ServiceError::TimeRanOut { .. })),
-        "{abort:?}"
-    );
-    let state = service.load(first).await.expect("loads");
-    assert_eq!(state.row.end_reason.as_deref(), Some("timeout"));
-    assert_eq!(state.row.result.as_deref(), Some("1-0"));
-    // A rematch of the finished game is fine: it is no action on the game any more.
-    service
-        .rematch(&place(), &user("bob"), Some(first))
-        .await
-        .expect("a rematch of a game lost on time");
+backends! {
+    #[tokio::test]
+    async fn no_draw_claim_resign_or_abort_lands_after_the_deadline(db: TestDb) {
+        let clock = ManualClock::new(START);
+        let service = open(&db, &clock).await;
+        let first = started_game(&service).await;
+        service
+            .play(&place(), &user("alice"), Some(first), "e3e4")
+            .await
+            .expect("plays");
+        // Bob is to move; his deadline passes. Each of his actions now finds the game over on
+        // time (his loss), never a draw, an abort or a resignation.
+        clock.advance(3 * DAY + 1);
+        let draw = service
+            .draw(&place(), &user("bob"), Some(first), DrawAction::Offer)
+            .await;
+        assert!(
+            matches!(draw, Err(ServiceError::TimeRanOut { .. })),
+            "{draw:?}"
+        );
+        let resign = service.resign(&place(), &user("bob"), Some(first)).await;
+        assert!(
+            matches!(resign, Err(ServiceError::TimeRanOut { .. })),
+            "{resign:?}"
+        );
+        let abort = service.abort(&place(), &user("alice"), Some(first)).await;
+        assert!(
+            matches!(abort, Err(ServiceError::TimeRanOut { .. })),
+            "{abort:?}"
+        );
+        let state = service.load(first).await.expect("loads");
+        assert_eq!(state.row.end_reason.as_deref(), Some("timeout"));
+        assert_eq!(state.row.result.as_deref(), Some("1-0"));
+        // A rematch of the finished game is fine: it is no action on the game any more.
+        service
+            .rematch(&place(), &user("bob"), Some(first))
+            .await
+            .expect("a rematch of a game lost on time");
+    }
 }
 
-#[tokio::test]
-async fn a_command_wakes_the_timer_to_announce_a_timeout_at_once() {
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let clock = ManualClock::new(START);
-    let service = open(&dir.path().join("wake.db"), &clock).await;
-    let id = started_game(&service).await;
-    // A timer that would not come round again for an hour.
-    let mut timer = service.timer(console::PLATFORM, Duration::from_secs(3600));
-    let first = tokio::time::timeout(Duration::from_secs(30), timer.next())
-        .await
-        .expect("the first run is at once");
-    assert!(first.is_empty());
-    clock.advance(3 * DAY + 1);
-    let late = service.play(&place(), &user("alice"), None, "e3e4").await;
-    assert!(
-        matches!(late, Err(ServiceError::TimeRanOut { .. })),
-        "{late:?}"
-    );
-    let woken = tokio::time::timeout(Duration::from_secs(30), timer.next())
-        .await
-        .expect("the timer is woken");
-    let notices = delivered(&service, woken).await;
-    assert!(
-        matches!(&notices[..], [Notice::Timeout { game, .. }] if game.row.id == id),
-        "{notices:?}"
-    );
+backends! {
+    #[tokio::test]
+    async fn a_command_wakes_the_timer_to_announce_a_timeout_at_once(db: TestDb) {
+        let clock = ManualClock::new(START);
+        let service = open(&db, &clock).await;
+        let id = started_game(&service).await;
+        // A timer that would not come round again for an hour.
+        let mut timer = service.timer(console::PLATFORM, Duration::from_secs(3600));
+        let first = tokio::time::timeout(Duration::from_secs(30), timer.next())
+            .await
+            .expect("the first run is at once");
+        assert!(first.is_empty());
+        clock.advance(3 * DAY + 1);
+        let late = service.play(&place(), &user("alice"), None, "e3e4").await;
+        assert!(
+            matches!(late, Err(ServiceError::TimeRanOut { .. })),
+            "{late:?}"
+        );
+        let woken = tokio::time::timeout(Duration::from_secs(30), timer.next())
+            .await
+            .expect("the timer is woken");
+        let notices = delivered(&service, woken).await;
+        assert!(
+            matches!(&notices[..], [Notice::Timeout { game, .. }] if game.row.id == id),
+            "{notices:?}"
+        );
+    }
 }
 
 /// Opens the database again as a new process would, with the clock at `now`.
-async fn restart(db: &Path, service: Service, clock: &ManualClock, now: i64) -> Service {
+async fn restart(db: &TestDb, service: Service, clock: &ManualClock, now: i64) -> Service {
     service.store().close().await;
     clock.set(now);
     open(db, clock).await
 }
 
-#[tokio::test]
-async fn an_outage_moves_on_the_deadlines_that_fell_inside_it() {
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let db = dir.path().join("outage.db");
-    let clock = ManualClock::new(START);
-    let mut service = open(&db, &clock).await;
-    let inside = started_game(&service).await; // deadline START + 3 days
-    clock.advance(2 * DAY);
-    let after = started_game(&service).await; // deadline START + 5 days
-    tick(&service).await; // the clocks last run at START + 2 days
-    // Pigeon stops at START + 2 days and starts again at START + 4 days.
-    service = restart(&db, service, &clock, START + 4 * DAY).await;
-    let notices = tick(&service).await;
-    let outage = 2 * DAY;
-    let moved = service.load(inside).await.expect("loads");
-    assert!(moved.is_active(), "the game goes on");
-    assert_eq!(moved.row.deadline, Some(START + 3 * DAY + outage));
-    let untouched = service.load(after).await.expect("loads");
-    assert_eq!(untouched.row.deadline, Some(START + 5 * DAY));
-    let moved_notices: Vec<&Notice> = notices
-        .iter()
-        .filter(|notice| matches!(notice, Notice::DeadlineMoved { .. }))
-        .collect();
-    assert!(
-        matches!(&moved_notices[..], [Notice::DeadlineMoved { game, by, .. }]
-            if game.row.id == inside && *by == outage),
-        "{notices:?}"
-    );
-    let (_, reply) = pigeon::chat::notice_reply(&service, moved_notices[0]).await;
-    let text = reply.plain();
-    assert!(text.contains("not running for 2 days"), "{text}");
-    assert!(text.contains("2026-01-06 09:00 UTC"), "{text}");
-    // Only the first run of a process looks for an outage.
-    clock.advance(HOUR);
-    let later = tick(&service).await;
-    assert!(
-        !later
+backends! {
+    #[tokio::test]
+    async fn an_outage_moves_on_the_deadlines_that_fell_inside_it(db: TestDb) {
+        let clock = ManualClock::new(START);
+        let mut service = open(&db, &clock).await;
+        let inside = started_game(&service).await; // deadline START + 3 days
+        clock.advance(2 * DAY);
+        let after = started_game(&service).await; // deadline START + 5 days
+        tick(&service).await; // the clocks last run at START + 2 days
+        // Pigeon stops at START + 2 days and starts again at START + 4 days.
+        service = restart(&db, service, &clock, START + 4 * DAY).await;
+        let notices = tick(&service).await;
+        let outage = 2 * DAY;
+        let moved = service.load(inside).await.expect("loads");
+        assert!(moved.is_active(), "the game goes on");
+        assert_eq!(moved.row.deadline, Some(START + 3 * DAY + outage));
+        let untouched = service.load(after).await.expect("loads");
+        assert_eq!(untouched.row.deadline, Some(START + 5 * DAY));
+        let moved_notices: Vec<&Notice> = notices
             .iter()
-            .any(|notice| matches!(notice, Notice::DeadlineMoved { .. })),
-        "{later:?}"
-    );
-    assert_eq!(
-        service.load(inside).await.expect("loads").row.deadline,
-        Some(START + 5 * DAY)
-    );
+            .filter(|notice| matches!(notice, Notice::DeadlineMoved { .. }))
+            .collect();
+        assert!(
+            matches!(&moved_notices[..], [Notice::DeadlineMoved { game, by, .. }]
+                if game.row.id == inside && *by == outage),
+            "{notices:?}"
+        );
+        let (_, reply) = pigeon::chat::notice_reply(&service, moved_notices[0]).await;
+        let text = reply.plain();
+        assert!(text.contains("not running for 2 days"), "{text}");
+        assert!(text.contains("2026-01-06 09:00 UTC"), "{text}");
+        // Only the first run of a process looks for an outage.
+        clock.advance(HOUR);
+        let later = tick(&service).await;
+        assert!(
+            !later
+                .iter()
+                .any(|notice| matches!(notice, Notice::DeadlineMoved { .. })),
+            "{later:?}"
+        );
+        assert_eq!(
+            service.load(inside).await.expect("loads").row.deadline,
+            Some(START + 5 * DAY)
+        );
+    }
 }
 
-#[tokio::test]
-async fn a_deadline_that_passed_before_an_outage_still_ends_its_game_at_start() {
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let db = dir.path().join("before.db");
-    let clock = ManualClock::new(START);
-    let mut service = open(&db, &clock).await;
-    let id = started_game(&service).await; // deadline START + 3 days
-    // The clocks last ran after the deadline, but the game was not ended (its run failed).
-    service
-        .store()
-        .heartbeat(console::PLATFORM, START + 3 * DAY + HOUR)
-        .await
-        .expect("recorded");
-    service = restart(&db, service, &clock, START + 6 * DAY).await;
-    let notices = tick(&service).await;
-    let state = service.load(id).await.expect("loads");
-    assert_eq!(state.row.end_reason.as_deref(), Some("timeout"));
-    assert_eq!(state.row.finished_at, Some(START + 3 * DAY));
-    assert!(
-        matches!(&notices[..], [Notice::Timeout { .. }]),
-        "{notices:?}"
-    );
+backends! {
+    #[tokio::test]
+    async fn a_deadline_that_passed_before_an_outage_still_ends_its_game_at_start(db: TestDb) {
+        let clock = ManualClock::new(START);
+        let mut service = open(&db, &clock).await;
+        let id = started_game(&service).await; // deadline START + 3 days
+        // The clocks last ran after the deadline, but the game was not ended (its run failed).
+        service
+            .store()
+            .heartbeat(console::PLATFORM, START + 3 * DAY + HOUR)
+            .await
+            .expect("recorded");
+        service = restart(&db, service, &clock, START + 6 * DAY).await;
+        let notices = tick(&service).await;
+        let state = service.load(id).await.expect("loads");
+        assert_eq!(state.row.end_reason.as_deref(), Some("timeout"));
+        assert_eq!(state.row.finished_at, Some(START + 3 * DAY));
+        assert!(
+            matches!(&notices[..], [Notice::Timeout { .. }]),
+            "{notices:?}"
+        );
+    }
 }
 
 /// Runs `pigeon console` on `db` with `args` and `input`; gives its standard output.
@@ -326,4 +332,77 @@ fn a_bad_instant_is_refused_with_the_form_to_use() {
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("2026-12-01T10:00:00Z"), "{stderr}");
+}
+
+backends! {
+    /// Two processes on one database run their clocks at the same moment: every game whose
+    /// time ran out ends once, and every timeout and expired challenge is told once, by one
+    /// of them.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn two_processes_on_one_database_fire_each_event_once(db: TestDb) {
+        let clock = ManualClock::new(START);
+        let first = open(&db, &clock).await;
+        let second = open(&db, &clock).await;
+        let mut games = Vec::new();
+        for _ in 0..8 {
+            games.push(started_game(&first).await);
+        }
+        let mut challenges = Vec::new();
+        for opponent in ["dave", "erin", "frank", "grace"] {
+            let challenge = second
+                .challenge(
+                    &place(),
+                    &user("carol"),
+                    Some(&user(opponent)),
+                    Variant::Chak,
+                    None,
+                    ColorChoice::White,
+                )
+                .await
+                .expect("challenged");
+            challenges.push(challenge.id);
+        }
+        clock.advance(8 * DAY);
+        for round in 0..3 {
+            let (a, b) = tokio::join!(
+                tokio::spawn({
+                    let first = first.clone();
+                    async move { tick(&first).await }
+                }),
+                tokio::spawn({
+                    let second = second.clone();
+                    async move { tick(&second).await }
+                }),
+            );
+            let notices: Vec<Notice> = a.expect("runs").into_iter().chain(b.expect("runs")).collect();
+            let mut ended: Vec<i64> = notices
+                .iter()
+                .filter_map(|notice| match notice {
+                    Notice::Timeout { game, .. } => Some(game.row.id),
+                    _ => None,
+                })
+                .collect();
+            let mut expired: Vec<i64> = notices
+                .iter()
+                .filter_map(|notice| match notice {
+                    Notice::ChallengeExpired { challenge, .. } => Some(challenge.id),
+                    _ => None,
+                })
+                .collect();
+            ended.sort_unstable();
+            expired.sort_unstable();
+            if round == 0 {
+                assert_eq!(ended, games, "{notices:?}");
+                assert_eq!(expired, challenges, "{notices:?}");
+            } else {
+                assert!(notices.is_empty(), "round {round}: {notices:?}");
+            }
+        }
+        for &id in &games {
+            let state = first.load(id).await.expect("loads");
+            assert_eq!(state.row.end_reason.as_deref(), Some("timeout"));
+            let changes = first.store().game_rating_changes(id).await.expect("query");
+            assert_eq!(changes.len(), 2, "rated once: {changes:?}");
+        }
+    }
 }

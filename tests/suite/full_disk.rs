@@ -3,6 +3,9 @@
 //! database afterwards, and every failure got the clear "cannot save" reply. A database that
 //! can only be read is refused when it is opened.
 //!
+//! SQLite only: the database file itself fills the disk, as a PostgreSQL server's files would
+//! on the server's machine.
+//!
 //! Mounting a tmpfs needs root (CI runs the suite as root); without it these tests fail and
 //! say so.
 
@@ -16,7 +19,7 @@ use pigeon::chat;
 use pigeon::service::ManualClock;
 use pigeon::store::{Store, StoreError};
 
-use crate::transcripts::{START, open};
+use crate::transcripts::{START, open_file};
 
 /// A tmpfs mounted on a temporary folder, unmounted when dropped.
 struct Tmpfs {
@@ -120,7 +123,7 @@ async fn on_a_full_disk_what_was_announced_is_stored_and_failures_say_so() {
     let disk = Tmpfs::mount("4m");
     let db = disk.path().join("pigeon.db");
     let clock = ManualClock::new(START);
-    let service = open(&db, &clock).await;
+    let service = open_file(&db, &clock).await;
     let filler = fill(disk.path(), 768 * 1024);
     let mut announced = Vec::new();
     let mut failures = 0;
@@ -208,7 +211,7 @@ async fn on_a_full_disk_what_was_announced_is_stored_and_failures_say_so() {
     }
     assert_eq!(store.integrity_check().await.expect("checks"), "ok");
     // And Pigeon carries on.
-    let service = open(&db, &clock).await;
+    let service = open_file(&db, &clock).await;
     let line = console::parse_line("late: challenge @later shakti").expect("a line");
     let replies = chat::handle(&service, &console::incoming(&line)).await;
     assert!(replies[0].plain().contains("Challenge #"), "{replies:?}");

@@ -6,6 +6,7 @@ use pigeon::chat::{self, Incoming, MAX_REPLY, Part};
 use pigeon::rules::Variant;
 use pigeon::service::{ColorChoice, DAY, ManualClock, Notice, Place, SettingsChange};
 
+use crate::common::backends;
 use crate::transcripts::{START, open};
 
 fn said(who: &str, text: &str) -> Incoming {
@@ -16,114 +17,116 @@ fn said(who: &str, text: &str) -> Incoming {
     })
 }
 
-#[tokio::test]
-async fn long_lists_are_condensed_or_split_to_fit_a_message() {
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let clock = ManualClock::new(START);
-    let service = open(&dir.path().join("long.db"), &clock).await;
-    let here = Place::new("console", "general");
-    let (alice, bob) = (console::user("alice"), console::user("bob"));
-    service
-        .challenge(
-            &here,
-            &alice,
-            Some(&bob),
-            Variant::Chesscala,
-            None,
-            ColorChoice::White,
-        )
-        .await
-        .expect("challenged");
-    service.accept(&here, &bob, None).await.expect("accepted");
-    // Three turns in, Black has 359 turns (two checks allow any two moves): grouped by
-    // square, with how to list one square.
-    for (who, turn) in [
-        ("alice", "e1>RQB"),
-        ("bob", "d8>rnq"),
-        ("alice", "Bf4xc7=p a2>PP"),
-    ] {
-        let replies = chat::handle(&service, &said(who, turn)).await;
-        assert!(replies[0].plain().contains("played"), "{turn}: {replies:?}");
-    }
-    let replies = chat::handle(&service, &said("bob", "moves")).await;
-    let text = replies[0].plain();
-    assert!(text.contains("359 legal moves"), "{text}");
-    assert!(text.contains("too many to list. By square: "), "{text}");
-    assert!(text.contains("`moves #1 "), "{text}");
-    assert!(
-        text.chars().count() <= MAX_REPLY,
-        "{}",
-        text.chars().count()
-    );
-    // The busiest square, grouped by the first move of the turn when still too many.
-    let square = text
-        .split("By square: ")
-        .nth(1)
-        .and_then(|list| {
-            list.split(", ").max_by_key(|group| {
-                group
-                    .split(['(', ')'])
-                    .nth(1)
-                    .and_then(|n| n.parse::<usize>().ok())
+backends! {
+    #[tokio::test]
+    async fn long_lists_are_condensed_or_split_to_fit_a_message(db: TestDb) {
+        let clock = ManualClock::new(START);
+        let service = open(&db, &clock).await;
+        let here = Place::new("console", "general");
+        let (alice, bob) = (console::user("alice"), console::user("bob"));
+        service
+            .challenge(
+                &here,
+                &alice,
+                Some(&bob),
+                Variant::Chesscala,
+                None,
+                ColorChoice::White,
+            )
+            .await
+            .expect("challenged");
+        service.accept(&here, &bob, None).await.expect("accepted");
+        // Three turns in, Black has 359 turns (two checks allow any two moves): grouped by
+        // square, with how to list one square.
+        for (who, turn) in [
+            ("alice", "e1>RQB"),
+            ("bob", "d8>rnq"),
+            ("alice", "Bf4xc7=p a2>PP"),
+        ] {
+            let replies = chat::handle(&service, &said(who, turn)).await;
+            assert!(replies[0].plain().contains("played"), "{turn}: {replies:?}");
+        }
+        let replies = chat::handle(&service, &said("bob", "moves")).await;
+        let text = replies[0].plain();
+        assert!(text.contains("359 legal moves"), "{text}");
+        assert!(text.contains("too many to list. By square: "), "{text}");
+        assert!(text.contains("`moves #1 "), "{text}");
+        assert!(
+            text.chars().count() <= MAX_REPLY,
+            "{}",
+            text.chars().count()
+        );
+        // The busiest square, grouped by the first move of the turn when still too many.
+        let square = text
+            .split("By square: ")
+            .nth(1)
+            .and_then(|list| {
+                list.split(", ").max_by_key(|group| {
+                    group
+                        .split(['(', ')'])
+                        .nth(1)
+                        .and_then(|n| n.parse::<usize>().ok())
+                })
             })
-        })
-        .and_then(|group| group.split(' ').next())
-        .expect("a square")
-        .to_owned();
-    for reply in chat::handle(&service, &said("bob", &format!("moves {square}"))).await {
-        let text = reply.plain();
-        assert!(text.chars().count() <= MAX_REPLY, "{text}");
-        assert!(text.contains(&square), "{text}");
-    }
-    // Every reply of a long session fits, help included.
-    for text in [
-        "help",
-        "rules chesscala",
-        "games",
-        "history",
-        "export",
-        "b1 RBN",
-    ] {
-        for reply in chat::handle(&service, &said("alice", text)).await {
-            let length = reply.plain().chars().count();
-            assert!(length <= MAX_REPLY, "{text}: {length}");
+            .and_then(|group| group.split(' ').next())
+            .expect("a square")
+            .to_owned();
+        for reply in chat::handle(&service, &said("bob", &format!("moves {square}"))).await {
+            let text = reply.plain();
+            assert!(text.chars().count() <= MAX_REPLY, "{text}");
+            assert!(text.contains(&square), "{text}");
+        }
+        // Every reply of a long session fits, help included.
+        for text in [
+            "help",
+            "rules chesscala",
+            "games",
+            "history",
+            "export",
+            "b1 RBN",
+        ] {
+            for reply in chat::handle(&service, &said("alice", text)).await {
+                let length = reply.plain().chars().count();
+                assert!(length <= MAX_REPLY, "{text}: {length}");
+            }
         }
     }
 }
 
-#[tokio::test]
-async fn pings_off_silences_the_reminders_too() {
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let clock = ManualClock::new(START);
-    let service = open(&dir.path().join("pings.db"), &clock).await;
-    crate::service::started_game(&service).await;
-    let alice = console::user("alice");
-    let off = SettingsChange {
-        turn_pings: Some(false),
-        ..SettingsChange::default()
-    };
-    service.settings(&alice, &off).await.expect("saved");
-    // Just past the 24-hour reminder, then (23 hours on) the 1-hour one.
-    clock.advance(2 * DAY + 60);
-    let mut reminders = 0;
-    for _ in 0..2 {
-        for pending in service.tick().await.expect("the clocks run") {
-            if let Notice::Reminder { .. } = pending.notice {
-                reminders += 1;
-                let (_, reply) = chat::notice_reply(&service, &pending.notice).await;
-                assert!(reply.mentions().is_empty(), "{reply:?}");
-                assert!(reply.turn.is_none(), "{reply:?}");
-                assert!(
-                    reply
-                        .parts
-                        .iter()
-                        .any(|part| matches!(part, Part::Name(user) if user.name == "alice")),
-                    "{reply:?}"
-                );
+backends! {
+    #[tokio::test]
+    async fn pings_off_silences_the_reminders_too(db: TestDb) {
+        let clock = ManualClock::new(START);
+        let service = open(&db, &clock).await;
+        crate::service::started_game(&service).await;
+        let alice = console::user("alice");
+        let off = SettingsChange {
+            turn_pings: Some(false),
+            ..SettingsChange::default()
+        };
+        service.settings(&alice, &off).await.expect("saved");
+        // Just past the 24-hour reminder, then (23 hours on) the 1-hour one.
+        clock.advance(2 * DAY + 60);
+        let mut reminders = 0;
+        for _ in 0..2 {
+            for pending in service.tick().await.expect("the clocks run") {
+                if let Notice::Reminder { .. } = pending.notice {
+                    reminders += 1;
+                    let (_, reply) = chat::notice_reply(&service, &pending.notice).await;
+                    assert!(reply.mentions().is_empty(), "{reply:?}");
+                    assert!(reply.turn.is_none(), "{reply:?}");
+                    assert!(
+                        reply
+                            .parts
+                            .iter()
+                            .any(|part| matches!(part, Part::Name(user) if user.name == "alice")),
+                        "{reply:?}"
+                    );
+                }
+                service.delivered(pending.id).await;
             }
-            service.delivered(pending.id).await;
+            clock.advance(23 * 3600);
         }
-        clock.advance(23 * 3600);
+        assert_eq!(reminders, 2, "the 24-hour and the 1-hour reminder");
     }
-    assert_eq!(reminders, 2, "the 24-hour and the 1-hour reminder");
 }

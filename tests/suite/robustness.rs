@@ -12,7 +12,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::Value;
 
-use crate::common::{gif_frames, read_data, runtime};
+use crate::common::{Backend, TestDb, backends, gif_frames, read_data, runtime};
 use crate::transcripts::{START, open};
 
 const GAMES: [Variant; 4] = [
@@ -185,14 +185,15 @@ async fn game_between(service: &Service, white: &str, black: &str, variant: Vari
 #[test]
 fn every_addressed_message_is_answered() {
     let runtime = runtime();
-    let dir = tempfile::tempdir().expect("a temporary folder");
     let clock = ManualClock::new(START);
-    let service = runtime.block_on(async {
-        let service = open(&dir.path().join("fuzz.db"), &clock).await;
+    // One backend is enough for fuzzing the chat layer: SQLite, which needs no server.
+    let (_db, service) = runtime.block_on(async {
+        let db = TestDb::new(Backend::Sqlite).await;
+        let service = open(&db, &clock).await;
         game_between(&service, "alice", "bob", Variant::Chak).await;
         game_between(&service, "carol", "alice", Variant::Chesscala).await;
         game_between(&service, "bob", "carol", Variant::Shakti).await;
-        service
+        (db, service)
     });
     let words = command_words();
     let text = prop_oneof![
@@ -230,75 +231,77 @@ fn every_addressed_message_is_answered() {
     assert_eq!(check, "ok");
 }
 
-#[tokio::test]
-async fn a_fast_sender_is_slowed_down_and_told_once() {
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let clock = ManualClock::new(START);
-    let service = open(&dir.path().join("rate.db"), &clock)
-        .await
-        .with_rate_limit(RateLimit {
-            burst: 3,
-            interval: 10,
-        });
-    game_between(&service, "alice", "bob", Variant::Chak).await;
-    for text in ["help", "games", "board"] {
-        let replies = chat::handle(&service, &message("alice", text, true)).await;
-        assert!(!replies[0].plain().contains("Easy there"), "{replies:?}");
+backends! {
+    #[tokio::test]
+    async fn a_fast_sender_is_slowed_down_and_told_once(db: TestDb) {
+        let clock = ManualClock::new(START);
+        let service = open(&db, &clock)
+            .await
+            .with_rate_limit(RateLimit {
+                burst: 3,
+                interval: 10,
+            });
+        game_between(&service, "alice", "bob", Variant::Chak).await;
+        for text in ["help", "games", "board"] {
+            let replies = chat::handle(&service, &message("alice", text, true)).await;
+            assert!(!replies[0].plain().contains("Easy there"), "{replies:?}");
+        }
+        // Chatter that cannot be a move costs nothing.
+        let chatter = "I wonder what the best answer to that opening is";
+        assert!(
+            chat::handle(&service, &message("alice", chatter, false))
+                .await
+                .is_empty()
+        );
+        let told = chat::handle(&service, &message("alice", "e3e4", true)).await;
+        assert_eq!(told.len(), 1);
+        assert!(told[0].private);
+        assert!(
+            told[0].plain().contains("Try again in 10 seconds"),
+            "{:?}",
+            told[0].plain()
+        );
+        assert!(
+            chat::handle(&service, &message("alice", "e3e4", true))
+                .await
+                .is_empty(),
+            "told only once"
+        );
+        assert_eq!(
+            service.load(1).await.expect("loads").row.ply,
+            0,
+            "a refused move is not played"
+        );
+        // Others are not held up.
+        let bob = chat::handle(&service, &message("bob", "board", true)).await;
+        assert!(!bob[0].plain().contains("Easy there"), "{bob:?}");
+        clock.advance(10);
+        let played = chat::handle(&service, &message("alice", "e3e4", true)).await;
+        assert!(
+            played[0].plain().contains("alice played e4"),
+            "{:?}",
+            played[0].plain()
+        );
     }
-    // Chatter that cannot be a move costs nothing.
-    let chatter = "I wonder what the best answer to that opening is";
-    assert!(
-        chat::handle(&service, &message("alice", chatter, false))
-            .await
-            .is_empty()
-    );
-    let told = chat::handle(&service, &message("alice", "e3e4", true)).await;
-    assert_eq!(told.len(), 1);
-    assert!(told[0].private);
-    assert!(
-        told[0].plain().contains("Try again in 10 seconds"),
-        "{:?}",
-        told[0].plain()
-    );
-    assert!(
-        chat::handle(&service, &message("alice", "e3e4", true))
-            .await
-            .is_empty(),
-        "told only once"
-    );
-    assert_eq!(
-        service.load(1).await.expect("loads").row.ply,
-        0,
-        "a refused move is not played"
-    );
-    // Others are not held up.
-    let bob = chat::handle(&service, &message("bob", "board", true)).await;
-    assert!(!bob[0].plain().contains("Easy there"), "{bob:?}");
-    clock.advance(10);
-    let played = chat::handle(&service, &message("alice", "e3e4", true)).await;
-    assert!(
-        played[0].plain().contains("alice played e4"),
-        "{:?}",
-        played[0].plain()
-    );
 }
 
-#[tokio::test]
-async fn commands_said_in_passing_are_not_obeyed() {
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let clock = ManualClock::new(START);
-    let service = open(&dir.path().join("passing.db"), &clock).await;
-    game_between(&service, "alice", "bob", Variant::Chak).await;
-    for text in ["resign", "abort", "draw", "challenge @carol"] {
-        let replies = chat::handle(&service, &message("alice", text, false)).await;
-        assert!(replies.is_empty(), "{text}: {replies:?}");
+backends! {
+    #[tokio::test]
+    async fn commands_said_in_passing_are_not_obeyed(db: TestDb) {
+        let clock = ManualClock::new(START);
+        let service = open(&db, &clock).await;
+        game_between(&service, "alice", "bob", Variant::Chak).await;
+        for text in ["resign", "abort", "draw", "challenge @carol"] {
+            let replies = chat::handle(&service, &message("alice", text, false)).await;
+            assert!(replies.is_empty(), "{text}: {replies:?}");
+        }
+        let state = service.load(1).await.expect("loads");
+        assert!(state.is_active());
+        assert_eq!(state.row.draw_offer, None);
+        // Addressed, the same word is a command.
+        let replies = chat::handle(&service, &message("alice", "resign confirm", true)).await;
+        assert!(replies[0].plain().contains("resigned"), "{replies:?}");
     }
-    let state = service.load(1).await.expect("loads");
-    assert!(state.is_active());
-    assert_eq!(state.row.draw_offer, None);
-    // Addressed, the same word is a command.
-    let replies = chat::handle(&service, &message("alice", "resign confirm", true)).await;
-    assert!(replies[0].plain().contains("resigned"), "{replies:?}");
 }
 
 /// At the most verbose level, the logs of a whole console session hold its ids and events
@@ -348,72 +351,74 @@ fn logs_never_hold_message_texts_or_secrets() {
     }
 }
 
-/// Work per command is bounded: the replay of a long game shows its last moves only.
-#[tokio::test]
-async fn a_replay_of_a_long_game_shows_its_last_moves() {
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let clock = ManualClock::new(START);
-    let service = open(&dir.path().join("long.db"), &clock).await;
-    let plies = REPLAY_MOVES + 10;
-    let mut rng = fastrand::Rng::with_seed(11);
-    let mut id = 0;
-    while id == 0 || service.load(id).await.expect("loads").row.ply < plies as i64 {
-        game_between(&service, "alice", "bob", Variant::Chad).await;
-        id += 1;
-        for _ in 0..plies {
-            let state = service.load(id).await.expect("loads");
-            if !state.is_active() {
-                break;
+backends! {
+    /// Work per command is bounded: the replay of a long game shows its last moves only.
+    #[tokio::test]
+    async fn a_replay_of_a_long_game_shows_its_last_moves(db: TestDb) {
+        let clock = ManualClock::new(START);
+        let service = open(&db, &clock).await;
+        let plies = REPLAY_MOVES + 10;
+        let mut rng = fastrand::Rng::with_seed(11);
+        let mut id = 0;
+        while id == 0 || service.load(id).await.expect("loads").row.ply < plies as i64 {
+            game_between(&service, "alice", "bob", Variant::Chad).await;
+            id += 1;
+            for _ in 0..plies {
+                let state = service.load(id).await.expect("loads");
+                if !state.is_active() {
+                    break;
+                }
+                let texts = state.record.position().legal_move_texts();
+                let mover = state.player(state.turn()).platform_id.clone();
+                let text = &texts[rng.usize(..texts.len())];
+                service
+                    .play(&place(), &console::user(&mover), Some(id), text)
+                    .await
+                    .expect("a legal move plays");
             }
-            let texts = state.record.position().legal_move_texts();
-            let mover = state.player(state.turn()).platform_id.clone();
-            let text = &texts[rng.usize(..texts.len())];
-            service
-                .play(&place(), &console::user(&mover), Some(id), text)
-                .await
-                .expect("a legal move plays");
         }
+        let replies = chat::handle(&service, &message("alice", &format!("gif #{id}"), true)).await;
+        assert!(
+            replies[0]
+                .plain()
+                .contains(&format!("the last {REPLAY_MOVES} of its {plies} moves")),
+            "{:?}",
+            replies[0].plain()
+        );
+        let gif = &replies[0].picture.as_ref().expect("a replay").data;
+        assert_eq!(gif_frames(gif), REPLAY_MOVES + 1);
     }
-    let replies = chat::handle(&service, &message("alice", &format!("gif #{id}"), true)).await;
-    assert!(
-        replies[0]
-            .plain()
-            .contains(&format!("the last {REPLAY_MOVES} of its {plies} moves")),
-        "{:?}",
-        replies[0].plain()
-    );
-    let gif = &replies[0].picture.as_ref().expect("a replay").data;
-    assert_eq!(gif_frames(gif), REPLAY_MOVES + 1);
 }
 
-/// Words and names from users come back inert: invisible characters that reorder or hide
-/// text are gone, backticks become apostrophes, and long words are cut with an ellipsis.
-#[tokio::test]
-async fn words_and_names_from_users_are_repeated_inert() {
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let clock = ManualClock::new(START);
-    let service = open(&dir.path().join("inert.db"), &clock).await;
-    let hidden = ['\u{202E}', '\u{2066}', '\u{200B}', '\u{FEFF}'];
-    let said = async |who: &str, text: &str| {
-        let replies = chat::handle(&service, &message(who, text, true)).await;
-        let text: String = replies.iter().map(chat::Reply::plain).collect();
-        for c in hidden {
-            assert!(!text.contains(c), "{c:?} repeated: {text:?}");
-        }
-        text
-    };
+backends! {
+    /// Words and names from users come back inert: invisible characters that reorder or hide
+    /// text are gone, backticks become apostrophes, and long words are cut with an ellipsis.
+    #[tokio::test]
+    async fn words_and_names_from_users_are_repeated_inert(db: TestDb) {
+        let clock = ManualClock::new(START);
+        let service = open(&db, &clock).await;
+        let hidden = ['\u{202E}', '\u{2066}', '\u{200B}', '\u{FEFF}'];
+        let said = async |who: &str, text: &str| {
+            let replies = chat::handle(&service, &message(who, text, true)).await;
+            let text: String = replies.iter().map(chat::Reply::plain).collect();
+            for c in hidden {
+                assert!(!text.contains(c), "{c:?} repeated: {text:?}");
+            }
+            text
+        };
 
-    let challenge = said("\u{202E}mal\u{200B}lory`", "challenge chak").await;
-    assert!(challenge.contains("mallory' is looking"), "{challenge}");
-    let long = format!("\u{2066}{}\u{FEFF}", "x".repeat(60));
-    let unknown = said("bob", &long).await;
-    assert!(
-        unknown.contains(&format!("\"{}…\"", "x".repeat(31))),
-        "{unknown}"
-    );
-    let usage = said("bob", &format!("draw `{}", "y".repeat(40))).await;
-    assert!(
-        usage.contains(&format!("\"'{}…\"", "y".repeat(30))),
-        "{usage}"
-    );
+        let challenge = said("\u{202E}mal\u{200B}lory`", "challenge chak").await;
+        assert!(challenge.contains("mallory' is looking"), "{challenge}");
+        let long = format!("\u{2066}{}\u{FEFF}", "x".repeat(60));
+        let unknown = said("bob", &long).await;
+        assert!(
+            unknown.contains(&format!("\"{}…\"", "x".repeat(31))),
+            "{unknown}"
+        );
+        let usage = said("bob", &format!("draw `{}", "y".repeat(40))).await;
+        assert!(
+            usage.contains(&format!("\"'{}…\"", "y".repeat(30))),
+            "{usage}"
+        );
+    }
 }

@@ -1,5 +1,5 @@
-//! Conversations through the chat layer and the service on a real SQLite file with a clock
-//! that moves only when told. A transcript is a text file in `tests/data/transcripts/`:
+//! Conversations through the chat layer and the service, on each backend, with a clock that
+//! moves only when told. A transcript is a text file in `tests/data/transcripts/`:
 //!
 //! - `name: text` or `#channel name: text`: a console line; its replies become the output,
 //!   a picture as `  picture: NAME WxH`;
@@ -11,18 +11,29 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use pigeon::store::Store;
+
+use crate::common::{TestDb, backends, read_data};
 use pigeon::adapters::console;
 use pigeon::chat;
 use pigeon::service::{DAY, HOUR, ManualClock, Service};
-use pigeon::store::Store;
-
-use crate::common::read_data;
 
 /// 2026-01-01 09:00 UTC: transcripts see fixed dates.
 pub const START: i64 = 1_767_258_000;
 
-pub async fn open(db: &Path, clock: &ManualClock) -> Service {
-    let store = Store::open(db).await.expect("the database opens");
+/// The service on the test's database, as a starting process opens it.
+pub async fn open(db: &TestDb, clock: &ManualClock) -> Service {
+    service_on(db.open().await, clock)
+}
+
+/// The service on the SQLite file at `path`, for the tests that are about the file itself.
+pub async fn open_file(path: &Path, clock: &ManualClock) -> Service {
+    let store = Store::open(path).await.expect("the database opens");
+    service_on(store, clock)
+}
+
+/// The service on `store`, with the console's bot registered.
+fn service_on(store: Store, clock: &ManualClock) -> Service {
     let service = Service::new(store, Arc::new(clock.clone()));
     service.register_bot(&console::bot());
     service
@@ -47,12 +58,10 @@ fn duration(words: &str) -> i64 {
 }
 
 /// Runs one transcript; panics with the line and the output when an expectation fails.
-pub async fn run(name: &str) {
+pub async fn run(name: &str, db: &TestDb) {
     let script = read_data(&format!("transcripts/{name}.txt"));
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let db = dir.path().join("pigeon.db");
     let clock = ManualClock::new(START);
-    let mut service = open(&db, &clock).await;
+    let mut service = open(db, &clock).await;
     let mut output = String::new();
     for (index, raw) in script.lines().enumerate() {
         let line = raw.trim();
@@ -88,7 +97,7 @@ pub async fn run(name: &str) {
             }
         } else if line == "@restart" {
             service.store().close().await;
-            service = open(&db, &clock).await;
+            service = open(db, &clock).await;
         } else {
             let parsed = console::parse_line(line).unwrap_or_else(|| panic!("bad line {}", at()));
             let incoming = console::incoming(&parsed);
@@ -106,67 +115,69 @@ pub async fn run(name: &str) {
     service.store().close().await;
 }
 
-#[tokio::test]
-async fn a_chak_game_from_challenge_to_the_end() {
-    run("chak_game").await;
-}
+backends! {
+    #[tokio::test]
+    async fn a_chak_game_from_challenge_to_the_end(db: TestDb) {
+        run("chak_game", &db).await;
+    }
 
-#[tokio::test]
-async fn challenges_open_named_declined_cancelled_expired() {
-    run("challenges").await;
-}
+    #[tokio::test]
+    async fn challenges_open_named_declined_cancelled_expired(db: TestDb) {
+        run("challenges", &db).await;
+    }
 
-#[tokio::test]
-async fn draws_resignation_abort_and_rematch() {
-    run("endings").await;
-}
+    #[tokio::test]
+    async fn draws_resignation_abort_and_rematch(db: TestDb) {
+        run("endings", &db).await;
+    }
 
-#[tokio::test]
-async fn several_games_in_one_channel() {
-    run("several_games").await;
-}
+    #[tokio::test]
+    async fn several_games_in_one_channel(db: TestDb) {
+        run("several_games", &db).await;
+    }
 
-#[tokio::test]
-async fn clocks_remind_once_and_end_games_on_time_across_restarts() {
-    run("clocks").await;
-}
+    #[tokio::test]
+    async fn clocks_remind_once_and_end_games_on_time_across_restarts(db: TestDb) {
+        run("clocks", &db).await;
+    }
 
-#[tokio::test]
-async fn help_rules_settings_and_unknown_commands() {
-    run("help").await;
-}
+    #[tokio::test]
+    async fn help_rules_settings_and_unknown_commands(db: TestDb) {
+        run("help", &db).await;
+    }
 
-#[tokio::test]
-async fn a_chesscala_game_with_two_part_turns() {
-    run("chesscala_game").await;
-}
+    #[tokio::test]
+    async fn a_chesscala_game_with_two_part_turns(db: TestDb) {
+        run("chesscala_game", &db).await;
+    }
 
-#[tokio::test]
-async fn a_shakti_game_with_jumps() {
-    run("shakti_game").await;
-}
+    #[tokio::test]
+    async fn a_shakti_game_with_jumps(db: TestDb) {
+        run("shakti_game", &db).await;
+    }
 
-#[tokio::test]
-async fn a_chad_game_with_a_wall_capture() {
-    run("chad_game").await;
-}
+    #[tokio::test]
+    async fn a_chad_game_with_a_wall_capture(db: TestDb) {
+        run("chad_game", &db).await;
+    }
 
-#[tokio::test]
-async fn only_players_act_in_their_games() {
-    run("permissions").await;
-}
+    #[tokio::test]
+    async fn only_players_act_in_their_games(db: TestDb) {
+        run("permissions", &db).await;
+    }
 
-#[tokio::test]
-async fn a_game_against_the_bot_in_the_console() {
-    run("bot_game").await;
-}
+    #[tokio::test]
+    async fn a_game_against_the_bot_in_the_console(db: TestDb) {
+        run("bot_game", &db).await;
+    }
 
-#[tokio::test]
-async fn rated_games_leaderboard_and_stats() {
-    run("ratings").await;
-}
+    #[tokio::test]
+    async fn rated_games_leaderboard_and_stats(db: TestDb) {
+        run("ratings", &db).await;
+    }
 
-#[tokio::test]
-async fn replies_say_what_happened_and_what_to_do() {
-    run("replies").await;
+    #[tokio::test]
+    async fn replies_say_what_happened_and_what_to_do(db: TestDb) {
+        run("replies", &db).await;
+    }
 }

@@ -9,15 +9,13 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use async_trait::async_trait;
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::error::DatabaseError;
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteError, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous,
+};
 use sqlx::{Connection, SqlitePool};
 
-use super::{
-    AppendMoves, CapsRow, ChallengeRow, Counts, Database, GameRow, MoveRow, NewChallenge, NewGame,
-    NewNotice, NoticeRow, PlayerRow, RatingChangeRow, RatingFn, RatingRow, Result, ResultsRow,
-    Resumed, SettingsRow, StoreError,
-};
+use super::{Result, StoreError};
 
 mod challenges;
 mod community;
@@ -28,28 +26,21 @@ mod ratings;
 mod timing;
 mod upkeep;
 
-impl From<sqlx::Error> for StoreError {
-    fn from(error: sqlx::Error) -> StoreError {
-        if cannot_write(&error) {
-            StoreError::Unavailable(error)
-        } else {
-            StoreError::Database(error)
-        }
-    }
-}
-
-/// Whether an error means the database cannot write now, rather than a fault in a query:
-/// SQLite's busy (5), locked (6), read-only (8), I/O error (10), full (13) and cannot-open
-/// (14) results, in their extended forms too, and lost connections.
-fn cannot_write(error: &sqlx::Error) -> bool {
-    match error {
-        sqlx::Error::Database(database) => database
+/// Whether a database error means the database cannot write now, rather than a fault in a
+/// query: SQLite's busy (5), locked (6), read-only (8), I/O error (10), full (13) and
+/// cannot-open (14) results, in their extended forms too.
+pub(super) fn cannot_write(error: &dyn DatabaseError) -> bool {
+    error.try_downcast_ref::<SqliteError>().is_some()
+        && error
             .code()
             .and_then(|code| code.parse::<i32>().ok())
-            .is_some_and(|code| matches!(code & 0xff, 5 | 6 | 8 | 10 | 13 | 14)),
-        sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut => true,
-        _ => false,
-    }
+            .is_some_and(|code| matches!(code & 0xff, 5 | 6 | 8 | 10 | 13 | 14))
+}
+
+/// SQLite has one writer, whose transactions never lose a race to another: none of its errors
+/// is a lost race.
+pub(super) fn lost_race(_error: &dyn DatabaseError) -> bool {
+    false
 }
 
 /// A failure to write found when the database is opened, as [`StoreError::ReadOnly`].
@@ -181,112 +172,4 @@ impl SqliteDatabase {
     }
 }
 
-/// The trait's methods, each answered by the function of the same name in the module that
-/// holds its SQL.
-macro_rules! answered_by {
-    ($($module:ident::$name:ident($($arg:ident: $type:ty),* $(,)?) $(-> $result:ty)?;)*) => {
-        #[async_trait]
-        impl Database for SqliteDatabase {
-            $(
-                async fn $name(&self, $($arg: $type),*) $(-> $result)? {
-                    $module::$name(self, $($arg),*).await
-                }
-            )*
-        }
-    };
-}
-
-answered_by! {
-    upkeep::synchronous_settings() -> Result<Vec<i64>>;
-    upkeep::close();
-    upkeep::hold_for_serving() -> Result<()>;
-    upkeep::backup(path: &Path) -> Result<()>;
-    upkeep::integrity_check() -> Result<String>;
-
-    players::player(
-        platform: &str,
-        platform_id: &str,
-        display_name: &str,
-        now: i64,
-    ) -> Result<PlayerRow>;
-    players::player_by_id(id: i64) -> Result<Option<PlayerRow>>;
-    players::player_by_platform_id(platform: &str, platform_id: &str) -> Result<Option<PlayerRow>>;
-    players::settings(player_id: i64) -> Result<SettingsRow>;
-    players::set_settings(player_id: i64, settings: &SettingsRow) -> Result<()>;
-    players::claim_event(platform: &str, event_id: &str, now: i64) -> Result<bool>;
-
-    challenges::create_challenge(new: &NewChallenge<'_>) -> Result<ChallengeRow>;
-    challenges::challenge(id: i64) -> Result<Option<ChallengeRow>>;
-    challenges::open_challenges(
-        platform: &str,
-        channel: &str,
-        player_id: i64,
-    ) -> Result<Vec<ChallengeRow>>;
-    challenges::close_challenge(id: i64, status: &str) -> Result<bool>;
-    challenges::accept_challenge(challenge_id: i64, game: &NewGame<'_>) -> Result<GameRow>;
-
-    games::set_game_channel(game_id: i64, channel: &str, now: i64) -> Result<bool>;
-    games::create_game(game: &NewGame<'_>) -> Result<GameRow>;
-    games::game(id: i64) -> Result<Option<GameRow>>;
-    games::game_with_moves(id: i64) -> Result<Option<(GameRow, Vec<MoveRow>)>>;
-    games::moves(game_id: i64) -> Result<Vec<MoveRow>>;
-    games::games_of(player_id: i64, limit: i64) -> Result<Vec<GameRow>>;
-    games::active_games_in(platform: &str, channel: &str, player_id: i64) -> Result<Vec<GameRow>>;
-    games::games_in_channel(platform: &str, channel: &str, limit: i64) -> Result<Vec<GameRow>>;
-    games::append_moves(append: &AppendMoves<'_>) -> Result<()>;
-    games::finish_game(
-        game_id: i64,
-        expected_ply: i64,
-        result: Option<&str>,
-        reason: &str,
-        now: i64,
-        notice: Option<&NewNotice<'_>>,
-    ) -> Result<()>;
-    games::set_draw_offer(
-        game_id: i64,
-        expected_ply: i64,
-        offer: Option<&str>,
-        now: i64,
-    ) -> Result<()>;
-    games::games_due(until: i64, platform: Option<&str>) -> Result<Vec<GameRow>>;
-    games::active_bot_games(platform: Option<&str>) -> Result<Vec<GameRow>>;
-
-    ratings::unrated_games() -> Result<Vec<i64>>;
-    ratings::rate_game(game_id: i64, now: i64, update: RatingFn) -> Result<bool>;
-    ratings::leaderboard(community: &str, game_key: &str, limit: i64) -> Result<Vec<RatingRow>>;
-    ratings::ratings_of(player_id: i64, community: &str) -> Result<Vec<RatingRow>>;
-    ratings::game_rating_changes(game_id: i64) -> Result<Vec<(i64, f64, f64)>>;
-    ratings::rating_history(
-        player_id: i64,
-        community: &str,
-        game_key: &str,
-        limit: i64,
-    ) -> Result<Vec<RatingChangeRow>>;
-    ratings::results_of(player_id: i64, community: &str) -> Result<Vec<ResultsRow>>;
-
-    community::threads_on(platform: &str, community: &str) -> Result<bool>;
-    community::set_threads(platform: &str, community: &str, on: bool) -> Result<()>;
-    community::caps(platform: &str, community: &str) -> Result<CapsRow>;
-    community::set_caps(platform: &str, community: &str, caps: &CapsRow) -> Result<()>;
-    community::counts(player_id: i64, now: i64) -> Result<Counts>;
-    community::open_challenges_between(
-        challenger: i64,
-        challenged: i64,
-        game_key: &str,
-        now: i64,
-    ) -> Result<Vec<i64>>;
-    community::players_in(platform: &str, community: &str) -> Result<Vec<PlayerRow>>;
-
-    notices::claim_reminder(notice: &NewNotice<'_>, kind: &str) -> Result<bool>;
-    notices::expire_challenges(now: i64, platform: Option<&str>) -> Result<Vec<ChallengeRow>>;
-    notices::claim_notices(platform: Option<&str>, now: i64) -> Result<Vec<NoticeRow>>;
-    notices::notice_delivered(id: i64, now: i64) -> Result<()>;
-    notices::notice_failed(id: i64, now: i64, give_up: bool) -> Result<bool>;
-    notices::mark_attention(game_id: i64, reason: &str) -> Result<()>;
-    notices::games_needing_attention() -> Result<Vec<(i64, String)>>;
-    notices::prune_events(before: i64) -> Result<u64>;
-
-    timing::resume_clocks(platform: &str, now: i64) -> Result<Resumed>;
-    timing::heartbeat(platform: &str, now: i64) -> Result<()>;
-    timing::next_due(platform: &str, after: i64, reminders: (i64, i64)) -> Result<Option<i64>>;
-}
+super::database::answered_by!(SqliteDatabase);

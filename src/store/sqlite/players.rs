@@ -63,10 +63,7 @@ pub(super) async fn settings(db: &SqliteDatabase, player_id: i64) -> Result<Sett
             .bind(player_id)
             .fetch_optional(&db.pool)
             .await?;
-    Ok(row.unwrap_or(SettingsRow {
-        turn_pings: true,
-        viewpoint: String::from("mine"),
-    }))
+    Ok(row.unwrap_or_default())
 }
 
 pub(super) async fn set_settings(

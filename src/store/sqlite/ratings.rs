@@ -1,10 +1,7 @@
 //! Ratings: one transaction per rated game, and the tables and histories read from them.
 
 use super::SqliteDatabase;
-use crate::store::{
-    DEFAULT_RATING, GameRow, Glicko, RatingChangeRow, RatingFn, RatingRow, RatingUpdate, Result,
-    ResultsRow,
-};
+use crate::store::{GameRow, RatingChangeRow, RatingFn, RatingRow, Result, ResultsRow};
 
 pub(super) async fn unrated_games(db: &SqliteDatabase) -> Result<Vec<i64>> {
     Ok(sqlx::query_scalar(
@@ -31,15 +28,7 @@ pub(super) async fn rate_game(
     .fetch_optional(&mut *tx)
     .await?;
     let Some(game) = game else { return Ok(false) };
-    let white_score = match game.result.as_deref() {
-        Some("1-0") => 1.0,
-        Some("0-1") => 0.0,
-        _ => 0.5,
-    };
-    let community = game
-        .community
-        .clone()
-        .unwrap_or_else(|| game.channel.clone());
+    let community = game.rating_community();
     let mut before = [None, None];
     for (slot, player) in before.iter_mut().zip([game.white_id, game.black_id]) {
         *slot = sqlx::query_as(
@@ -48,24 +37,11 @@ pub(super) async fn rate_game(
         )
         .bind(player)
         .bind(&game.game_key)
-        .bind(&community)
+        .bind(community)
         .fetch_optional(&mut *tx)
         .await?;
     }
-    let after = update(&RatingUpdate {
-        white: before[0],
-        black: before[1],
-        white_score,
-    });
-    let players = [game.white_id, game.black_id];
-    for index in 0..2 {
-        let old = before[index].map_or(DEFAULT_RATING, |old: Glicko| old.rating);
-        let new = after[index];
-        let score = if index == 0 {
-            white_score
-        } else {
-            1.0 - white_score
-        };
+    for change in game.rating_changes(before, update) {
         sqlx::query(
             "INSERT INTO ratings (player_id, game_key, community, rating, deviation, \
              volatility, games, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, ?7) \
@@ -74,12 +50,12 @@ pub(super) async fn rate_game(
              volatility = excluded.volatility, games = games + 1, \
              updated_at = excluded.updated_at",
         )
-        .bind(players[index])
+        .bind(change.player_id)
         .bind(&game.game_key)
-        .bind(&community)
-        .bind(new.rating)
-        .bind(new.deviation)
-        .bind(new.volatility)
+        .bind(community)
+        .bind(change.after.rating)
+        .bind(change.after.deviation)
+        .bind(change.after.volatility)
         .bind(now)
         .execute(&mut *tx)
         .await?;
@@ -88,13 +64,13 @@ pub(super) async fn rate_game(
              before, after, deviation, changed_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         )
         .bind(game_id)
-        .bind(players[index])
+        .bind(change.player_id)
         .bind(&game.game_key)
-        .bind(&community)
-        .bind(score)
-        .bind(old)
-        .bind(new.rating)
-        .bind(new.deviation)
+        .bind(community)
+        .bind(change.score)
+        .bind(change.before)
+        .bind(change.after.rating)
+        .bind(change.after.deviation)
         .bind(now)
         .execute(&mut *tx)
         .await?;

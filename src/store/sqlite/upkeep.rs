@@ -5,18 +5,24 @@ use std::path::Path;
 use super::{MAX_CONNECTIONS, SqliteDatabase};
 use crate::store::Result;
 
-pub(super) async fn synchronous_settings(db: &SqliteDatabase) -> Result<Vec<i64>> {
+pub(super) async fn synchronous_settings(db: &SqliteDatabase) -> Result<Vec<String>> {
     let mut held = Vec::new();
     for _ in 0..MAX_CONNECTIONS {
         held.push(db.pool.acquire().await?);
     }
     let mut settings = Vec::new();
     for connection in &mut held {
-        settings.push(
-            sqlx::query_scalar("PRAGMA synchronous")
-                .fetch_one(&mut **connection)
-                .await?,
-        );
+        let level: i64 = sqlx::query_scalar("PRAGMA synchronous")
+            .fetch_one(&mut **connection)
+            .await?;
+        let name = match level {
+            0 => "off",
+            1 => "normal",
+            2 => "full",
+            3 => "extra",
+            _ => "unknown",
+        };
+        settings.push(name.to_owned());
     }
     Ok(settings)
 }

@@ -13,7 +13,7 @@ use pigeon::service::{DAY, HOUR, ManualClock, Service};
 use serde_json::{Value, json};
 use tokio::sync::watch;
 
-use crate::common::gif_frames;
+use crate::common::{Backend, TestDb, gif_frames};
 use crate::transcripts::{START, open};
 use fake::{APP, CHANNEL, DM_CHANNELS, FakeDiscord, GUILD, Recorded, member, message};
 
@@ -42,18 +42,19 @@ fn name(id: u64) -> &'static str {
 
 /// A fake Discord and a service on a database in a temporary folder (kept while the
 /// folder lives), with logs shown for failing tests.
-async fn parts() -> (tempfile::TempDir, ManualClock, Service, FakeDiscord) {
+async fn parts() -> (TestDb, ManualClock, Service, FakeDiscord) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_test_writer()
         .try_init();
-    let dir = tempfile::tempdir().expect("a temporary folder");
+    // The adapter's tests are about Discord; the store's backends are tested elsewhere.
+    let db = TestDb::new(Backend::Sqlite).await;
     let clock = ManualClock::new(START);
-    let service = open(&dir.path().join("discord.db"), &clock).await;
+    let service = open(&db, &clock).await;
     let fake = FakeDiscord::start().await;
-    (dir, clock, service, fake)
+    (db, clock, service, fake)
 }
 
 /// The bot's configuration for a fake Discord.
@@ -73,7 +74,7 @@ struct Bot {
     clock: ManualClock,
     stop: watch::Sender<bool>,
     task: tokio::task::JoinHandle<Result<(), discord::DiscordError>>,
-    _dir: tempfile::TempDir,
+    _db: TestDb,
 }
 
 impl std::ops::Deref for Bot {
@@ -119,7 +120,7 @@ impl Bot {
             clock,
             stop,
             task,
-            _dir: dir,
+            _db: dir,
         }
     }
 

@@ -1,0 +1,138 @@
+//! A community's settings (threads per game, caps) and the counts the caps are checked against.
+
+use super::PostgresDatabase;
+use crate::store::{CapsRow, Counts, PlayerRow, Result};
+
+pub(super) async fn threads_on(
+    db: &PostgresDatabase,
+    platform: &str,
+    community: &str,
+) -> Result<bool> {
+    let on: Option<bool> = sqlx::query_scalar(
+        "SELECT threads FROM community_settings WHERE platform = $1 AND community = $2",
+    )
+    .bind(platform)
+    .bind(community)
+    .fetch_optional(&db.pool)
+    .await?;
+    Ok(on.unwrap_or(true))
+}
+
+pub(super) async fn set_threads(
+    db: &PostgresDatabase,
+    platform: &str,
+    community: &str,
+    on: bool,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO community_settings (platform, community, threads) VALUES ($1, $2, $3) \
+         ON CONFLICT (platform, community) DO UPDATE SET threads = excluded.threads",
+    )
+    .bind(platform)
+    .bind(community)
+    .bind(on)
+    .execute(&db.pool)
+    .await?;
+    Ok(())
+}
+
+pub(super) async fn caps(
+    db: &PostgresDatabase,
+    platform: &str,
+    community: &str,
+) -> Result<CapsRow> {
+    let row: Option<CapsRow> = sqlx::query_as(
+        "SELECT max_open_challenges, max_active_games, max_bot_games, \
+         max_challenges_per_opponent FROM community_settings \
+         WHERE platform = $1 AND community = $2",
+    )
+    .bind(platform)
+    .bind(community)
+    .fetch_optional(&db.pool)
+    .await?;
+    Ok(row.unwrap_or_default())
+}
+
+pub(super) async fn set_caps(
+    db: &PostgresDatabase,
+    platform: &str,
+    community: &str,
+    caps: &CapsRow,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO community_settings (platform, community, max_open_challenges, \
+         max_active_games, max_bot_games, max_challenges_per_opponent) \
+         VALUES ($1, $2, $3, $4, $5, $6) \
+         ON CONFLICT (platform, community) DO UPDATE SET \
+         max_open_challenges = excluded.max_open_challenges, \
+         max_active_games = excluded.max_active_games, \
+         max_bot_games = excluded.max_bot_games, \
+         max_challenges_per_opponent = excluded.max_challenges_per_opponent",
+    )
+    .bind(platform)
+    .bind(community)
+    .bind(caps.max_open_challenges)
+    .bind(caps.max_active_games)
+    .bind(caps.max_bot_games)
+    .bind(caps.max_challenges_per_opponent)
+    .execute(&db.pool)
+    .await?;
+    Ok(())
+}
+
+pub(super) async fn counts(db: &PostgresDatabase, player_id: i64, now: i64) -> Result<Counts> {
+    Ok(sqlx::query_as(
+        "SELECT \
+         (SELECT COUNT(*) FROM challenges WHERE challenger_id = $1 AND status = 'open' \
+          AND expires_at > $2) AS open_challenges, \
+         COUNT(*) FILTER (WHERE bot_level IS NULL) AS active_games, \
+         COUNT(*) FILTER (WHERE bot_level IS NOT NULL) AS bot_games \
+         FROM games WHERE (white_id = $1 OR black_id = $1) AND status = 'active'",
+    )
+    .bind(player_id)
+    .bind(now)
+    .fetch_one(&db.pool)
+    .await?)
+}
+
+pub(super) async fn open_challenges_between(
+    db: &PostgresDatabase,
+    challenger: i64,
+    challenged: i64,
+    game_key: &str,
+    now: i64,
+) -> Result<Vec<i64>> {
+    Ok(sqlx::query_scalar(
+        "SELECT id FROM challenges WHERE challenger_id = $1 AND challenged_id = $2 \
+         AND game_key = $3 AND status = 'open' AND expires_at > $4 ORDER BY id",
+    )
+    .bind(challenger)
+    .bind(challenged)
+    .bind(game_key)
+    .bind(now)
+    .fetch_all(&db.pool)
+    .await?)
+}
+
+pub(super) async fn players_in(
+    db: &PostgresDatabase,
+    platform: &str,
+    community: &str,
+) -> Result<Vec<PlayerRow>> {
+    Ok(sqlx::query_as(
+        "SELECT id, platform, platform_id, display_name FROM players \
+         WHERE platform = $1 AND id IN ( \
+         SELECT white_id FROM games WHERE platform = $1 AND COALESCE(community, channel) = $2 \
+         UNION SELECT black_id FROM games WHERE platform = $1 \
+         AND COALESCE(community, channel) = $2 \
+         UNION SELECT challenger_id FROM challenges WHERE platform = $1 \
+         AND COALESCE(community, channel) = $2 \
+         UNION SELECT challenged_id FROM challenges WHERE platform = $1 \
+         AND COALESCE(community, channel) = $2) \
+         ORDER BY lower(display_name), display_name LIMIT 1000",
+    )
+    .bind(platform)
+    .bind(community)
+    .fetch_all(&db.pool)
+    .await?)
+}

@@ -1,0 +1,98 @@
+//! Players, their settings and processed chat events.
+
+use super::PostgresDatabase;
+use crate::store::{PlayerRow, Result, SettingsRow};
+
+pub(super) async fn player(
+    db: &PostgresDatabase,
+    platform: &str,
+    platform_id: &str,
+    display_name: &str,
+    now: i64,
+) -> Result<PlayerRow> {
+    let known = player_by_platform_id(db, platform, platform_id).await?;
+    if let Some(player) = known.filter(|p| p.display_name == display_name) {
+        return Ok(player);
+    }
+    Ok(sqlx::query_as(
+        "INSERT INTO players (platform, platform_id, display_name, created_at) \
+         VALUES ($1, $2, $3, $4) \
+         ON CONFLICT (platform, platform_id) DO UPDATE SET display_name = excluded.display_name \
+         RETURNING id, platform, platform_id, display_name",
+    )
+    .bind(platform)
+    .bind(platform_id)
+    .bind(display_name)
+    .bind(now)
+    .fetch_one(&db.pool)
+    .await?)
+}
+
+pub(super) async fn player_by_id(db: &PostgresDatabase, id: i64) -> Result<Option<PlayerRow>> {
+    Ok(
+        sqlx::query_as("SELECT id, platform, platform_id, display_name FROM players WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&db.pool)
+            .await?,
+    )
+}
+
+pub(super) async fn player_by_platform_id(
+    db: &PostgresDatabase,
+    platform: &str,
+    platform_id: &str,
+) -> Result<Option<PlayerRow>> {
+    Ok(sqlx::query_as(
+        "SELECT id, platform, platform_id, display_name FROM players \
+         WHERE platform = $1 AND platform_id = $2",
+    )
+    .bind(platform)
+    .bind(platform_id)
+    .fetch_optional(&db.pool)
+    .await?)
+}
+
+pub(super) async fn settings(db: &PostgresDatabase, player_id: i64) -> Result<SettingsRow> {
+    let row: Option<SettingsRow> =
+        sqlx::query_as("SELECT turn_pings, viewpoint FROM settings WHERE player_id = $1")
+            .bind(player_id)
+            .fetch_optional(&db.pool)
+            .await?;
+    Ok(row.unwrap_or_default())
+}
+
+pub(super) async fn set_settings(
+    db: &PostgresDatabase,
+    player_id: i64,
+    settings: &SettingsRow,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO settings (player_id, turn_pings, viewpoint) VALUES ($1, $2, $3) \
+         ON CONFLICT (player_id) DO UPDATE SET turn_pings = excluded.turn_pings, \
+         viewpoint = excluded.viewpoint",
+    )
+    .bind(player_id)
+    .bind(settings.turn_pings)
+    .bind(&settings.viewpoint)
+    .execute(&db.pool)
+    .await?;
+    Ok(())
+}
+
+pub(super) async fn claim_event(
+    db: &PostgresDatabase,
+    platform: &str,
+    event_id: &str,
+    now: i64,
+) -> Result<bool> {
+    let done = sqlx::query(
+        "INSERT INTO events (platform, event_id, received_at) VALUES ($1, $2, $3) \
+         ON CONFLICT DO NOTHING",
+    )
+    .bind(platform)
+    .bind(event_id)
+    .bind(now)
+    .execute(&db.pool)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}

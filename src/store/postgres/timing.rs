@@ -1,0 +1,111 @@
+//! Heartbeats of each platform's clocks, deadlines moved on after an outage, and the next
+//! timed event.
+
+use super::PostgresDatabase;
+use super::notices::insert_notice;
+use crate::store::{NewNotice, Result, Resumed};
+
+pub(super) async fn resume_clocks(
+    db: &PostgresDatabase,
+    platform: &str,
+    now: i64,
+) -> Result<Resumed> {
+    let mut tx = db.write().await?;
+    // The platform's heartbeat row is the claim on the outage. Two processes starting
+    // together take it in turn, and the second finds the heartbeat the first recorded, so the
+    // deadlines move once. It waits rather than skips: its clocks must not run before the
+    // deadlines have moved.
+    let seen: Option<i64> =
+        sqlx::query_scalar("SELECT seen_at FROM heartbeats WHERE platform = $1 FOR UPDATE")
+            .bind(platform)
+            .fetch_optional(&mut *tx)
+            .await?;
+    let mut resumed = Resumed::default();
+    if let Some(seen) = seen
+        && now > seen
+    {
+        let gap = now - seen;
+        let mut moved: Vec<(i64, i64)> = sqlx::query_as(
+            "UPDATE games SET deadline = deadline + $4 \
+             WHERE status = 'active' AND platform = $1 AND deadline > $2 AND deadline <= $3 \
+             RETURNING id, ply",
+        )
+        .bind(platform)
+        .bind(seen)
+        .bind(now)
+        .bind(gap)
+        .fetch_all(&mut *tx)
+        .await?;
+        moved.sort_unstable();
+        for &(game, ply) in &moved {
+            let notice = NewNotice {
+                platform,
+                kind: "deadline_moved",
+                game_id: Some(game),
+                challenge_id: None,
+                ply: Some(ply),
+                left: Some(gap),
+                now,
+            };
+            insert_notice(&mut tx, &notice).await?;
+        }
+        resumed.outage = Some((seen, now));
+        resumed.moved = moved.into_iter().map(|(game, _)| game).collect();
+    }
+    record_heartbeat(&mut tx, platform, now).await?;
+    tx.commit().await?;
+    Ok(resumed)
+}
+
+pub(super) async fn heartbeat(db: &PostgresDatabase, platform: &str, now: i64) -> Result<()> {
+    let mut tx = db.write().await?;
+    record_heartbeat(&mut tx, platform, now).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+pub(super) async fn next_due(
+    db: &PostgresDatabase,
+    platform: &str,
+    after: i64,
+    reminders: (i64, i64),
+) -> Result<Option<i64>> {
+    Ok(sqlx::query_scalar(
+        "SELECT MIN(t) FROM ( \
+           SELECT deadline - $3 AS t FROM games WHERE status = 'active' AND platform = $1 \
+             AND attention IS NULL AND deadline IS NOT NULL AND days_per_move > 1 \
+           UNION ALL \
+           SELECT deadline - $4 FROM games WHERE status = 'active' AND platform = $1 \
+             AND attention IS NULL AND deadline IS NOT NULL \
+           UNION ALL \
+           SELECT deadline FROM games WHERE status = 'active' AND platform = $1 \
+             AND attention IS NULL AND deadline IS NOT NULL \
+           UNION ALL \
+           SELECT expires_at FROM challenges WHERE status = 'open' AND platform = $1 \
+         ) AS due WHERE t > $2",
+    )
+    .bind(platform)
+    .bind(after)
+    .bind(reminders.0)
+    .bind(reminders.1)
+    .fetch_one(&db.pool)
+    .await?)
+}
+
+/// Records `now` as the last run of the platform's clocks; never moves it back (a process
+/// whose clock lags another's).
+async fn record_heartbeat(
+    tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
+    platform: &str,
+    now: i64,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO heartbeats (platform, seen_at) VALUES ($1, $2) \
+         ON CONFLICT (platform) DO UPDATE SET seen_at = excluded.seen_at",
+    )
+    .bind(platform)
+    .bind(now)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
