@@ -139,6 +139,7 @@ async fn the_same_chat_event_delivered_twice_is_acted_on_once() {
         event_id: Some(String::from("event-1")),
         addressed: false,
         manager: false,
+        means: chat::Means::TYPED,
         mentions: Vec::new(),
     };
     let first = chat::handle(&service, &incoming).await;
@@ -187,6 +188,7 @@ async fn chatter_that_is_not_a_move_is_ignored_quietly() {
         event_id: None,
         addressed: false,
         manager: false,
+        means: chat::Means::TYPED,
         mentions: Vec::new(),
     };
     for (who, text) in [
@@ -300,6 +302,7 @@ async fn a_shakti_player_who_cannot_move_is_passed_for() {
         event_id: None,
         addressed: true,
         manager: false,
+        means: chat::Means::TYPED,
         mentions: Vec::new(),
     };
     let replies = chat::handle(&service, &incoming).await;

@@ -3,7 +3,7 @@
 
 use serenity::all::{
     CommandDataOption, CommandDataOptionValue, CommandOptionType, CreateCommand,
-    CreateCommandOption, Permissions, UserId,
+    CreateCommandOption, InstallationContext, InteractionContext, Permissions, UserId,
 };
 
 use crate::chat;
@@ -22,16 +22,29 @@ pub fn slash_commands() -> Vec<CreateCommand> {
             CreateCommand::new(spec.name)
                 .description(short(spec.summary, 100))
                 .set_options(options(spec.name))
+                .integration_types(installs())
+                .contexts(vec![
+                    InteractionContext::Guild,
+                    InteractionContext::BotDm,
+                    InteractionContext::PrivateChannel,
+                ])
         })
         .collect();
     commands.push(
         CreateCommand::new("threads")
             .description("Whether each game in this server gets a thread of its own")
             .default_member_permissions(Permissions::MANAGE_GUILD)
-            .dm_permission(false)
+            .integration_types(installs())
+            .contexts(vec![InteractionContext::Guild])
             .add_option(on_off("threads", "on or off").required(true)),
     );
     commands
+}
+
+/// Pigeon can be added to a server, and by a user to their own account (then its commands
+/// work in their direct and group messages too).
+fn installs() -> Vec<InstallationContext> {
+    vec![InstallationContext::Guild, InstallationContext::User]
 }
 
 pub(super) fn short(text: &str, limit: usize) -> String {

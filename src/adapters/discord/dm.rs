@@ -88,7 +88,7 @@ impl DirectMessages {
         let Some(player) = &reply.turn else {
             return out;
         };
-        if spot.guild.is_none() || asker == Some(player) {
+        if (spot.guild.is_none() && spot.reachable) || asker == Some(player) {
             return out;
         }
         if let Some(id) = discord_id(player)

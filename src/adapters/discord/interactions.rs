@@ -2,6 +2,9 @@
 //! then answered by editing that acknowledgement.
 
 use serenity::all::{
+    AuthorizingIntegrationOwner, AuthorizingIntegrationOwners, InteractionContext,
+};
+use serenity::all::{
     ButtonStyle, ChannelId, CommandDataOptionValue, CommandInteraction, ComponentInteraction,
     Context, CreateActionRow, CreateAutocompleteResponse, CreateButton, CreateInteractionResponse,
     CreateInteractionResponseMessage, GuildId, Http, InteractionId, Message, MessageId,
@@ -11,8 +14,9 @@ use tracing::{instrument, warn};
 
 use super::commands::{command_text, is_private, needs_confirmation, short};
 use super::send::{Outgoing, edit_of, followup_of, notice};
+use super::shown::after_sent;
 use super::{Handler, Spot, redacted, user_of};
-use crate::chat::{self, Incoming, Reply};
+use crate::chat::{self, Incoming, Means, Reply};
 use crate::service::{User, Verdict};
 
 /// The custom id of the button that answers "no" to a confirmation.
@@ -28,8 +32,10 @@ macro_rules! asked {
     ($interaction:expr) => {{
         let i = $interaction;
         let permissions = i.member.as_ref().and_then(|member| member.permissions);
-        let mut asked = Asked::of(i.id, &i.token, i.channel_id, i.guild_id, &i.user);
+        let nick = i.member.as_ref().and_then(|member| member.nick.as_deref());
+        let mut asked = Asked::of(i.id, &i.token, i.channel_id, i.guild_id, &i.user, nick);
         asked.manager = i.guild_id.is_none() || permissions.is_some_and(|p| p.manage_guild());
+        asked.spot.reachable = bot_is_there(i.context, &i.authorizing_integration_owners);
         asked
     }};
 }
@@ -53,17 +59,18 @@ impl Asked {
         channel: ChannelId,
         guild: Option<GuildId>,
         user: &serenity::all::User,
+        nick: Option<&str>,
     ) -> Asked {
         Asked {
             id,
             token: token.to_owned(),
             spot: Spot::new(channel, guild),
-            user: user_of(user),
+            user: user_of(user, nick),
             manager: guild.is_none(),
         }
     }
 
-    pub(super) fn incoming(&self, text: String, mentions: Vec<User>) -> Incoming {
+    pub(super) fn incoming(&self, text: String, mentions: Vec<User>, means: Means) -> Incoming {
         Incoming {
             place: self.spot.place.clone(),
             user: self.user.clone(),
@@ -72,6 +79,7 @@ impl Asked {
             addressed: true,
             mentions,
             manager: self.manager,
+            means,
         }
     }
 
@@ -99,6 +107,23 @@ impl Asked {
     }
 }
 
+/// Whether the bot is where an interaction comes from, so it can write there itself: not in
+/// direct or group messages between people, nor in a server that installed it only through a
+/// user (the interaction names no server install).
+fn bot_is_there(
+    context: Option<InteractionContext>,
+    owners: &AuthorizingIntegrationOwners,
+) -> bool {
+    match context {
+        Some(InteractionContext::PrivateChannel) => false,
+        Some(InteractionContext::Guild) if !owners.0.is_empty() => owners
+            .0
+            .iter()
+            .any(|owner| matches!(owner, AuthorizingIntegrationOwner::GuildInstall(_))),
+        _ => true,
+    }
+}
+
 impl Handler {
     #[instrument(skip_all, fields(interaction = %command.id))]
     pub(super) async fn command(&self, ctx: &Context, command: &CommandInteraction) {
@@ -118,10 +143,14 @@ impl Handler {
         } else {
             let mentions = users
                 .iter()
-                .filter_map(|id| command.data.resolved.users.get(id))
-                .map(user_of)
+                .filter_map(|id| {
+                    let user = command.data.resolved.users.get(id)?;
+                    let member = command.data.resolved.members.get(id);
+                    Some(user_of(user, member.and_then(|m| m.nick.as_deref())))
+                })
                 .collect();
-            chat::handle(&self.service, &asked.incoming(text, mentions)).await
+            let incoming = asked.incoming(text, mentions, self.means);
+            chat::handle(&self.service, &incoming).await
         };
         self.answer(ctx, &asked, private, None, replies).await;
     }
@@ -158,7 +187,8 @@ impl Handler {
         } else {
             text.to_owned()
         };
-        let replies = chat::handle(&self.service, &asked.incoming(text, Vec::new())).await;
+        let incoming = asked.incoming(text, Vec::new(), self.means);
+        let replies = chat::handle(&self.service, &incoming).await;
         self.answer(ctx, &asked, private, Some(component.message.id), replies)
             .await;
     }
@@ -266,6 +296,16 @@ impl Handler {
                 }
                 asked.followup(http, out).await
             };
+            let id = sent.as_ref().map(|sent| sent.id);
+            after_sent(
+                http,
+                &self.shown,
+                &asked.spot,
+                reply,
+                id,
+                Some(&asked.token),
+            )
+            .await;
             if let (Some(game), Some(sent)) = (reply.started, sent) {
                 let from = source.unwrap_or(sent.id);
                 if let Some(problem) = self.open_thread(http, &asked.spot, game, from).await {

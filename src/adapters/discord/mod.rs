@@ -11,26 +11,29 @@ mod commands;
 mod dm;
 mod interactions;
 mod send;
+mod shown;
 mod threads;
 mod typed;
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serenity::all::{
     ChannelId, Client, ClientBuilder, Command, Context, EventHandler, GatewayIntents, GuildId,
-    Http, HttpBuilder, Interaction, Message, Ready,
+    Http, HttpBuilder, Interaction, Message, Ready, RoleId,
 };
 use serenity::async_trait;
 use tokio::sync::watch;
 use tracing::{info, warn};
 
 use super::redacted;
-use crate::chat;
+use crate::chat::{self, Means};
 use crate::config::{Secret, ShardRange};
 use crate::service::{Notice, Place, Service, User};
 use dm::DirectMessages;
-use send::{discord_id, outgoing, send};
+use send::{discord_id, error_code, outgoing, send};
+use shown::Shown;
 
 /// The platform name of Discord in the database.
 pub const PLATFORM: &str = "discord";
@@ -124,10 +127,17 @@ pub async fn run(
         intents |= GatewayIntents::MESSAGE_CONTENT;
     }
     let dms = DirectMessages::default();
+    let shown = Shown::default();
     let handler = Handler {
         service: service.clone(),
         guild: config.guild_id.map(GuildId::new),
         dms: dms.clone(),
+        shown: shown.clone(),
+        means: Means {
+            slash_commands: true,
+            reads_chatter: config.message_content,
+        },
+        roles: Arc::default(),
     };
     let mut client: Client = ClientBuilder::new_with_http(http.build(), intents)
         .event_handler(handler)
@@ -136,7 +146,7 @@ pub async fn run(
     let clocks = tokio::spawn(clocks(
         service,
         Arc::clone(&client.http),
-        dms,
+        (dms, shown),
         config.tick,
         shutdown.clone(),
     ));
@@ -175,9 +185,13 @@ async fn stopped(shutdown: &mut watch::Receiver<bool>) {
 
 pub use commands::slash_commands;
 
-/// A chat user for a Discord account.
-fn user_of(user: &serenity::all::User) -> User {
-    let name = user.global_name.as_deref().unwrap_or(&user.name);
+/// A chat user for a Discord account, by the name people see: the server nickname (`nick`),
+/// else the display name, else the user name.
+fn user_of(user: &serenity::all::User, nick: Option<&str>) -> User {
+    let name = nick
+        .filter(|nick| !nick.trim().is_empty())
+        .or(user.global_name.as_deref())
+        .unwrap_or(&user.name);
     User::new(PLATFORM, &user.id.to_string(), name)
 }
 
@@ -188,6 +202,10 @@ struct Spot {
     pub(super) guild: Option<GuildId>,
     /// The same, as the service knows it.
     pub(super) place: Place,
+    /// Whether the bot can write there itself. Not where only a user installed it (a direct
+    /// or group message between people, a server without the bot): only the answers to
+    /// interactions reach those.
+    pub(super) reachable: bool,
 }
 
 impl Spot {
@@ -201,6 +219,7 @@ impl Spot {
             channel,
             guild,
             place,
+            reachable: true,
         }
     }
 
@@ -220,11 +239,16 @@ impl Spot {
 
     /// A link that opens this channel of a server, for direct messages.
     fn link(&self) -> Option<String> {
-        let guild = self.guild?;
-        Some(format!(
-            "https://discord.com/channels/{guild}/{}",
-            self.channel
-        ))
+        match self.guild {
+            Some(guild) => Some(format!(
+                "https://discord.com/channels/{guild}/{}",
+                self.channel
+            )),
+            None if !self.reachable => {
+                Some(format!("https://discord.com/channels/@me/{}", self.channel))
+            }
+            None => None,
+        }
     }
 }
 
@@ -232,12 +256,18 @@ struct Handler {
     pub(super) service: Service,
     pub(super) guild: Option<GuildId>,
     pub(super) dms: DirectMessages,
+    /// The messages whose buttons still apply.
+    pub(super) shown: Shown,
+    /// What people can answer with here, for the hints in replies.
+    pub(super) means: Means,
+    /// Each server's role of the bot (the integration's managed role), once looked up.
+    pub(super) roles: Arc<Mutex<HashMap<GuildId, Option<RoleId>>>>,
 }
 
 #[async_trait]
 impl EventHandler for Handler {
     async fn ready(&self, ctx: Context, ready: Ready) {
-        let bot = user_of(&ready.user);
+        let bot = user_of(&ready.user, None);
         info!(bot = %bot.id, "connected to Discord");
         self.service.register_bot(&bot);
         // The commands are the bot's, not a shard's: shard 0 registers them, in whichever
@@ -275,7 +305,7 @@ impl EventHandler for Handler {
 async fn clocks(
     service: Service,
     http: Arc<Http>,
-    dms: DirectMessages,
+    (dms, shown): (DirectMessages, Shown),
     tick: Duration,
     mut shutdown: watch::Receiver<bool>,
 ) {
@@ -286,7 +316,7 @@ async fn clocks(
             () = stopped(&mut shutdown) => return,
         };
         for pending in &notices {
-            if deliver(&service, &http, &dms, &pending.notice).await {
+            if deliver(&service, &http, (&dms, &shown), &pending.notice).await {
                 service.delivered(pending.id).await;
             } else {
                 service.not_delivered(pending.id).await;
@@ -296,10 +326,17 @@ async fn clocks(
 }
 
 /// Sends a notice; `true` when Discord took it (a notice for a place that is no Discord
-/// channel can never be sent, and counts as handled).
-async fn deliver(service: &Service, http: &Http, dms: &DirectMessages, notice: &Notice) -> bool {
+/// channel can never be sent, and counts as handled). Where the bot may not write (a game
+/// between people who installed Pigeon to their own accounts), the players are told by
+/// direct message.
+async fn deliver(
+    service: &Service,
+    http: &Http,
+    (dms, shown): (&DirectMessages, &Shown),
+    notice: &Notice,
+) -> bool {
     let (place, reply) = chat::notice_reply(service, notice).await;
-    let Some(spot) = Spot::of(&place) else {
+    let Some(mut spot) = Spot::of(&place) else {
         warn!(channel = %place.channel, "a notice for a place that is no Discord channel");
         return true;
     };
@@ -313,5 +350,36 @@ async fn deliver(service: &Service, http: &Http, dms: &DirectMessages, notice: &
         }
         _ => dms.outgoing(http, &spot, &reply, None).await,
     };
-    send(http, spot.channel, out).await.is_ok()
+    match send(http, spot.channel, out).await {
+        Ok(sent) => {
+            shown::after_sent(http, shown, &spot, &reply, Some(sent.id), None).await;
+            true
+        }
+        Err(error) if matches!(error_code(&error), Some(50001 | 50013)) => {
+            spot.reachable = false;
+            let mut told = false;
+            for id in players(service, notice) {
+                told |= dms.send(http, id, &spot, outgoing(&reply)).await;
+            }
+            told
+        }
+        Err(_) => false,
+    }
+}
+
+/// The Discord accounts of the people a notice is about (never the bot's own).
+fn players(service: &Service, notice: &Notice) -> Vec<serenity::all::UserId> {
+    let rows = match notice {
+        Notice::Reminder { game, .. }
+        | Notice::Timeout { game, .. }
+        | Notice::DeadlineMoved { game, .. } => vec![&game.white, &game.black],
+        Notice::BotMoved { done, .. } => vec![&done.state.white, &done.state.black],
+        Notice::ChallengeExpired { challenge, .. } => vec![&challenge.challenger],
+    };
+    let bot = service.bot(PLATFORM);
+    rows.into_iter()
+        .map(chat::player_user)
+        .filter(|user| bot.as_ref().is_none_or(|bot| bot.id != user.id))
+        .filter_map(|user| discord_id(&user))
+        .collect()
 }

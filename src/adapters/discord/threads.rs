@@ -1,13 +1,14 @@
 //! A thread per game.
 
 use serenity::all::{
-    AutoArchiveDuration, Channel, ChannelId, ChannelType, CreateThread, Http, MessageId,
+    AutoArchiveDuration, Channel, ChannelId, ChannelType, CreateThread, EditThread, Http, MessageId,
 };
-use tracing::warn;
+use tracing::{info, warn};
 
-use super::send::{message_of, outgoing, permission_problem};
+use super::commands::short;
+use super::send::{error_code, message_of, outgoing, permission_problem};
 use super::{Handler, Spot, redacted};
-use crate::chat::Reply;
+use crate::chat;
 
 impl Handler {
     /// Opens a thread for a game from `from` (the challenge's message) and moves the game
@@ -25,11 +26,23 @@ impl Handler {
             Ok(false) => return None,
             Err(error) => return Some(error.to_string()),
         }
-        if is_thread(http, spot.channel).await {
-            // A rematch agreed in a game's thread: the new game is played there too.
+        if !spot.reachable {
             return None;
         }
-        let builder = CreateThread::new(format!("Game #{game}"))
+        if is_thread(http, spot.channel).await {
+            // A rematch agreed in a game's thread: the new game is played there too, so the
+            // thread the last game closed opens again.
+            let open = EditThread::new().archived(false).locked(false);
+            if let Err(error) = spot.channel.edit_thread(http, open).await {
+                warn!(error = %redacted(&error), game, "reopening a thread failed");
+            }
+            return None;
+        }
+        let name = match self.service.load(game).await {
+            Ok(state) => chat::thread_name(&state),
+            Err(_) => format!("Game #{game}"),
+        };
+        let builder = CreateThread::new(short(&name, 100))
             .auto_archive_duration(AutoArchiveDuration::OneWeek);
         let thread = match spot
             .channel
@@ -55,9 +68,7 @@ impl Handler {
         if let Err(error) = self.service.move_game_to(game, &place).await {
             return Some(error.to_string());
         }
-        let welcome = Reply::text(format!(
-            "Game #{game} is played here: type your moves in this thread, or use `/move`."
-        ));
+        let welcome = chat::thread_welcome(game, self.means);
         match thread
             .id
             .send_message(http, message_of(outgoing(&welcome)))
@@ -87,5 +98,28 @@ pub(super) async fn is_thread(http: &Http, channel: ChannelId) -> bool {
             warn!(error = %redacted(&error), %channel, "looking up a channel failed");
             false
         }
+    }
+}
+
+/// Closes a finished game's thread: archived and locked, so it stays as the game's record.
+/// Without Manage Threads the bot may not lock it, and it is archived only.
+pub(super) async fn close(http: &Http, channel: ChannelId) {
+    if !is_thread(http, channel).await {
+        return;
+    }
+    let closed = EditThread::new().archived(true).locked(true);
+    let Err(error) = channel.edit_thread(http, closed).await else {
+        return;
+    };
+    if error_code(&error) == Some(50013) {
+        info!(%channel, "no Manage Threads permission: the thread is archived, not locked");
+        if let Err(error) = channel
+            .edit_thread(http, EditThread::new().archived(true))
+            .await
+        {
+            warn!(error = %redacted(&error), %channel, "archiving a thread failed");
+        }
+    } else {
+        warn!(error = %redacted(&error), %channel, "closing a thread failed");
     }
 }
