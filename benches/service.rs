@@ -126,6 +126,7 @@ fn turn(c: &mut Criterion) {
                         event_id: None,
                         addressed: true,
                         manager: false,
+                        means: chat::Means::TYPED,
                         mentions: Vec::new(),
                     };
                     let start = Instant::now();
@@ -257,6 +258,7 @@ async fn random_turn(
             event_id: None,
             addressed: true,
             manager: false,
+            means: chat::Means::TYPED,
             mentions: Vec::new(),
         };
         let start = Instant::now();

@@ -255,6 +255,7 @@ pub fn incoming(line: &Line) -> Incoming {
         event_id: None,
         addressed: true,
         manager: true,
+        means: chat::Means::TYPED,
     }
 }
 

@@ -487,6 +487,7 @@ async fn answer(event: OriginalSyncRoomMessageEvent, room: Room, bot: Bot) {
         addressed: read.addressed,
         mentions,
         manager: manages(&room, &event.sender).await,
+        means: chat::Means::TYPED,
     };
     for reply in chat::handle(&bot.service, &incoming).await {
         send(&room, &reply, Some(&event)).await;

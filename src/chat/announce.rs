@@ -2,7 +2,7 @@
 //! (with the bot's answer in a game against it), the board, an ending, a draw offer and its
 //! answers, and the clocks' notices; each with its board picture and the answers it offers.
 
-use super::{Action, Picture, Reply, Style, error_reply, text};
+use super::{Action, Means, Picture, Reply, Style, Topic, error_reply, text};
 use crate::rules::{Color, MoveMarks};
 use crate::service::{
     ChallengeSummary, Challenged, ColorChoice, DrawAction, DrawDone, GameState, MoveDone, Notice,
@@ -23,21 +23,26 @@ pub(super) async fn pings(service: &Service, player_id: i64) -> bool {
 pub(super) async fn challenged_replies(
     service: &Service,
     challenged: &Challenged,
+    means: Means,
 ) -> Result<Vec<Reply>, ServiceError> {
     match challenged {
-        Challenged::Open(challenge) => Ok(vec![challenge_reply(challenge)]),
+        Challenged::Open(challenge) => Ok(vec![challenge_reply(challenge, means)]),
         Challenged::Started(state) => {
             let mut replies = vec![start_reply(service, state).await?];
-            replies.extend(bot_answer(service, state).await);
+            replies.extend(bot_answer(service, state, means).await);
             Ok(replies)
         }
     }
 }
 
 /// The replies to a move, and in a game against the bot the bot's answer.
-pub(super) async fn move_and_answer(service: &Service, done: &MoveDone) -> Vec<Reply> {
-    let mut replies = move_replies(service, done).await;
-    replies.extend(bot_answer(service, &done.state).await);
+pub(super) async fn move_and_answer(
+    service: &Service,
+    done: &MoveDone,
+    means: Means,
+) -> Vec<Reply> {
+    let mut replies = move_replies(service, done, means).await;
+    replies.extend(bot_answer(service, &done.state, means).await);
     replies
 }
 
@@ -47,12 +52,12 @@ pub(super) fn bot_to_move(state: &GameState) -> bool {
 }
 
 /// The bot's move, if it is the bot's turn in `state`.
-pub(super) async fn bot_answer(service: &Service, state: &GameState) -> Vec<Reply> {
+pub(super) async fn bot_answer(service: &Service, state: &GameState, means: Means) -> Vec<Reply> {
     if !bot_to_move(state) {
         return Vec::new();
     }
     match service.bot_move(state.row.id).await {
-        Ok(Some(done)) => move_replies(service, &done).await,
+        Ok(Some(done)) => move_replies(service, &done, means).await,
         Ok(None) => Vec::new(),
         Err(error) => vec![error_reply(&error)],
     }
@@ -84,11 +89,11 @@ pub(super) async fn board_picture(
 }
 
 /// The chat account of a stored player.
-pub(super) fn user_of(player: &crate::store::PlayerRow) -> User {
+pub fn user_of(player: &crate::store::PlayerRow) -> User {
     User::new(&player.platform, &player.platform_id, &player.display_name)
 }
 
-pub(super) fn challenge_reply(challenge: &ChallengeSummary) -> Reply {
+pub(super) fn challenge_reply(challenge: &ChallengeSummary, means: Means) -> Reply {
     let colour = match challenge.color {
         ColorChoice::White => format!(
             "{} plays {}",
@@ -126,16 +131,29 @@ pub(super) fn challenge_reply(challenge: &ChallengeSummary) -> Reply {
         ))
         .mention(user_of(challenged))
         .and(format!(
-            " to {terms}. Reply `accept` to play or `decline`. It stays open until \
-             {expires}.{rated}"
+            " to {terms}. {} It stays open until {expires}.{rated}",
+            if means.slash_commands {
+                String::from("Press Accept to play or Decline, or use `/accept`.")
+            } else {
+                String::from("Reply `accept` to play or `decline`.")
+            }
         )),
         None => Reply::text(format!(
-            "Challenge #{}: {} is looking for an opponent for {terms}. Anyone here can \
-             `accept {}`. It stays open until {expires}.{rated}",
-            challenge.id, challenge.challenger.display_name, challenge.id
+            "Challenge #{}: {} is looking for an opponent for {terms}. Anyone here can {}. It \
+             stays open until {expires}.{rated}",
+            challenge.id,
+            challenge.challenger.display_name,
+            if means.slash_commands {
+                format!("press Accept or use `/accept challenge:{}`", challenge.id)
+            } else {
+                format!("`accept {}`", challenge.id)
+            }
         )),
     };
-    let reply = reply.with_action(accept);
+    let reply = Reply {
+        topic: Some(Topic::Challenge(challenge.id)),
+        ..reply.with_action(accept)
+    };
     if challenge.challenged.is_some() {
         reply.with_action(Action::new(
             "Decline",
@@ -149,8 +167,16 @@ pub(super) fn challenge_reply(challenge: &ChallengeSummary) -> Reply {
 
 /// The answers offered with a game's message: while it is on, its legal moves, a draw offer
 /// and resigning; once it is over, a rematch and the replay.
+///
+/// The reply is about the game, and settles its draw offer, if any: a move declines it, and
+/// an ended game has none. The reply to a game that ended announces its end.
 pub(super) fn game_actions(mut reply: Reply, state: &GameState) -> Reply {
     let id = state.row.id;
+    reply.topic = Some(Topic::Game(id));
+    reply.settles.push(Topic::DrawOffer(id));
+    if !state.is_active() {
+        reply.ended = Some(id);
+    }
     if state.is_active() {
         reply.actions.extend([
             Action::new("Legal moves", format!("moves #{id}"), Style::Secondary),
@@ -207,7 +233,7 @@ pub(super) async fn start_reply(
     })
 }
 
-pub(super) async fn move_replies(service: &Service, done: &MoveDone) -> Vec<Reply> {
+pub(super) async fn move_replies(service: &Service, done: &MoveDone, means: Means) -> Vec<Reply> {
     let state = &done.state;
     let mut parts: Vec<String> = Vec::new();
     let mut played = done.played.iter();
@@ -254,8 +280,9 @@ pub(super) async fn move_replies(service: &Service, done: &MoveDone) -> Vec<Repl
         ));
         if let Some(claim) = state.record.draw_claim() {
             reply = reply.and(format!(
-                " A draw by {} can be claimed with `draw claim`.",
-                claim.describe()
+                " A draw by {} can be claimed with {}.",
+                claim.describe(),
+                means.command("draw claim", "/draw action:claim")
             ));
         }
         if let Some(note) = text::final_turn_note(state) {
@@ -341,8 +368,9 @@ pub(super) async fn draw_reply(
     user: &User,
     action: DrawAction,
     done: &DrawDone,
+    means: Means,
 ) -> Result<Reply, ServiceError> {
-    Ok(match done {
+    let reply = match done {
         DrawDone::Offered(state) => {
             let me = service.player(user).await?;
             let color = state.color_of(me.id).unwrap_or(Color::White);
@@ -352,7 +380,12 @@ pub(super) async fn draw_reply(
                 user.name, state.row.id
             ))
             .mention(user_of(opponent))
-            .and(": reply `draw accept` or `draw decline` (a move declines it too).")
+            .and(if means.slash_commands {
+                ": press Accept the draw or Decline, or use `/draw action:accept` (a move \
+                 declines it too)."
+            } else {
+                ": reply `draw accept` or `draw decline` (a move declines it too)."
+            })
             .with_action(Action::new(
                 "Accept the draw",
                 format!("draw #{} accept", state.row.id),
@@ -384,6 +417,38 @@ pub(super) async fn draw_reply(
             "I decline the draw in game #{}: the position is still worth playing. Your move.",
             state.row.id
         )),
+    };
+    Ok(match done {
+        DrawDone::Offered(state) => Reply {
+            topic: Some(Topic::DrawOffer(state.row.id)),
+            ..reply
+        },
+        DrawDone::Agreed(state)
+        | DrawDone::Declined(state)
+        | DrawDone::Claimed(state)
+        | DrawDone::Refused(state) => reply.settling(Topic::DrawOffer(state.row.id)),
+    })
+}
+
+/// The name of a game's own thread: `Chak · alice vs bob · #12`.
+#[must_use]
+pub fn thread_name(state: &GameState) -> String {
+    format!(
+        "{} · {} vs {} · #{}",
+        state.variant, state.white.display_name, state.black.display_name, state.row.id
+    )
+}
+
+/// The first message in a game's own thread: how to play there.
+#[must_use]
+pub fn thread_welcome(game: i64, means: Means) -> Reply {
+    Reply::text(if means.reads_chatter {
+        format!("Game #{game} is played here: type your moves in this thread, or use `/move`.")
+    } else {
+        format!(
+            "Game #{game} is played here: play with `/move`, or mention me with the move \
+             (`@Pigeon e4`). Moves typed alone are not read here."
+        )
     })
 }
 
@@ -462,7 +527,8 @@ pub async fn notice_reply(service: &Service, notice: &Notice) -> (Place, Reply) 
             Reply::text(format!(
                 "Challenge #{} from {} expired without an answer.",
                 challenge.id, challenge.challenger.display_name
-            )),
+            ))
+            .settling(Topic::Challenge(challenge.id)),
         ),
     }
 }

@@ -21,14 +21,14 @@ use crate::service::{
 use crate::store::SettingsRow;
 
 pub use command::{Command, UsageError};
-pub use reply::{Action, MAX_REPLY, Part, Picture, Reply, Style};
+pub use reply::{Action, MAX_REPLY, Means, Part, Picture, Reply, Style, Topic};
 pub use table::{COMMANDS, Spec, help};
 pub use typed::ascii_forms;
 
-pub use announce::notice_reply;
 use announce::{
     board_reply, challenged_replies, draw_reply, ended_reply, move_and_answer, start_reply,
 };
+pub use announce::{notice_reply, thread_name, thread_welcome, user_of as player_user};
 
 /// Longer messages are not read at all.
 pub const MAX_MESSAGE: usize = 2000;
@@ -51,6 +51,8 @@ pub struct Incoming {
     /// Whether the writer may change the community's settings (Discord: Manage Server;
     /// Matrix: power level 50; the console: everyone).
     pub manager: bool,
+    /// What people can answer the bot with here, for the hints in replies.
+    pub means: Means,
 }
 
 /// Answers one chat message.
@@ -393,29 +395,32 @@ async fn execute(
             let challenged = service
                 .challenge_with(place, user, opponent, &terms)
                 .await?;
-            challenged_replies(service, &challenged).await
+            challenged_replies(service, &challenged, incoming.means).await
         }
         Command::Accept(id) => {
-            let state = service.accept(place, user, id).await?;
-            one(start_reply(service, &state).await?)
+            let (challenge, state) = service.accept_challenge(place, user, id).await?;
+            one(start_reply(service, &state)
+                .await?
+                .settling(Topic::Challenge(challenge)))
         }
         Command::Decline(id) => {
             let challenge = service.decline(place, user, id).await?;
             one(Reply::text(format!(
                 "{} declined challenge #{} from {}.",
                 user.name, challenge.id, challenge.challenger.display_name
-            )))
+            ))
+            .settling(Topic::Challenge(challenge.id)))
         }
         Command::Cancel(id) => {
             let challenge = service.cancel(place, user, id).await?;
-            one(Reply::text(format!(
-                "Challenge #{} is cancelled.",
-                challenge.id
-            )))
+            one(
+                Reply::text(format!("Challenge #{} is cancelled.", challenge.id))
+                    .settling(Topic::Challenge(challenge.id)),
+            )
         }
         Command::Move { game, text } => {
             let done = service.play(place, user, game, &text).await?;
-            Ok(move_and_answer(service, &done).await)
+            Ok(move_and_answer(service, &done, incoming.means).await)
         }
         Command::Board(game) => {
             let state = service.game_for(place, user, game).await?;
@@ -452,18 +457,22 @@ async fn execute(
         }
         Command::Draw { game, action } => {
             let done = service.draw(place, user, game, action).await?;
-            one(draw_reply(service, user, action, &done).await?)
+            one(draw_reply(service, user, action, &done, incoming.means).await?)
         }
         Command::Abort(game) => {
             let state = service.abort(place, user, game).await?;
-            one(Reply::text(format!(
-                "Game #{} is aborted; it won't count.",
-                state.row.id
-            )))
+            let id = state.row.id;
+            let reply = Reply::text(format!("Game #{id} is aborted; it won't count."))
+                .settling(Topic::Game(id))
+                .settling(Topic::DrawOffer(id));
+            one(Reply {
+                ended: Some(id),
+                ..reply
+            })
         }
         Command::Rematch(game) => {
             let challenged = service.rematch(place, user, game).await?;
-            challenged_replies(service, &challenged).await
+            challenged_replies(service, &challenged, incoming.means).await
         }
         Command::Games(scope) => {
             let games = service.games(place, user, scope).await?;

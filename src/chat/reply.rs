@@ -85,6 +85,47 @@ impl Action {
     }
 }
 
+/// What a reply's answers (its buttons) are about. A later reply about the same thing, or one
+/// that settles it, makes them stale: a platform with buttons takes them away.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Topic {
+    /// An open challenge: accept, decline.
+    Challenge(i64),
+    /// A game: its moves, a draw offer, resigning; once it is over, a rematch and the replay.
+    Game(i64),
+    /// A draw offered in a game: accept, decline.
+    DrawOffer(i64),
+}
+
+/// What people can answer the bot with where they wrote, so that the hints in replies name
+/// only what works there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Means {
+    /// Slash commands and buttons (Discord): hints name `/accept` and the buttons.
+    pub slash_commands: bool,
+    /// Whether messages not addressed to the bot are read, so a move typed alone in a game's
+    /// channel is played (on Discord only with the Message Content intent).
+    pub reads_chatter: bool,
+}
+
+impl Means {
+    /// Commands typed to the bot, and moves typed alone read (the console, Matrix).
+    pub const TYPED: Means = Means {
+        slash_commands: false,
+        reads_chatter: true,
+    };
+
+    /// A command to name in a hint: as typed (`typed`), or as the slash command (`slash`).
+    #[must_use]
+    pub fn command(self, typed: &str, slash: &str) -> String {
+        if self.slash_commands {
+            format!("`{slash}`")
+        } else {
+            format!("`{typed}`")
+        }
+    }
+}
+
 /// One message from the bot.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct Reply {
@@ -101,6 +142,12 @@ pub struct Reply {
     /// The player this reply tells it is their move, when they take turn pings. A platform
     /// that can reach them privately may ping them there instead of in the channel.
     pub turn: Option<User>,
+    /// What its answers are about.
+    pub topic: Option<Topic>,
+    /// The earlier answers it makes stale (a challenge accepted, a draw offer answered).
+    pub settles: Vec<Topic>,
+    /// The game this reply announces the end of (Discord closes its thread).
+    pub ended: Option<i64>,
 }
 
 impl Reply {
@@ -178,6 +225,15 @@ impl Reply {
         self
     }
 
+    /// Marks the earlier answers about `topic` as stale.
+    #[must_use]
+    pub fn settling(mut self, topic: Topic) -> Reply {
+        if !self.settles.contains(&topic) {
+            self.settles.push(topic);
+        }
+        self
+    }
+
     /// The users this reply pings.
     #[must_use]
     pub fn mentions(&self) -> Vec<&User> {
@@ -198,7 +254,8 @@ impl Reply {
 
     /// The reply as messages of at most `limit` characters each: cut at line breaks where it
     /// can, else between words. The first message keeps the picture, the answers offered, the
-    /// start of a game and the turn; every one keeps the reply's privacy.
+    /// start of a game and the turn, what it is about and settles; the last keeps the end of a
+    /// game; every one keeps the reply's privacy.
     #[must_use]
     pub fn split(self, limit: usize) -> Vec<Reply> {
         let length = |part: &Part| part.plain().chars().count();
@@ -222,15 +279,23 @@ impl Reply {
                 chunks.last_mut().expect("one chunk at least").push(piece);
             }
         }
-        let mut first = Some((self.picture, self.actions, self.started, self.turn));
-        chunks
+        let mut first = Some((
+            self.picture,
+            self.actions,
+            self.started,
+            self.turn,
+            self.topic,
+            self.settles,
+        ));
+        let mut replies: Vec<Reply> = chunks
             .into_iter()
             .filter(|parts| !parts.is_empty())
             .map(|mut parts| {
                 if let Some(Part::Text(text)) = parts.first_mut() {
                     *text = text.trim_start().to_owned();
                 }
-                let (picture, actions, started, turn) = first.take().unwrap_or_default();
+                let (picture, actions, started, turn, topic, settles) =
+                    first.take().unwrap_or_default();
                 Reply {
                     parts,
                     picture,
@@ -238,9 +303,16 @@ impl Reply {
                     actions,
                     started,
                     turn,
+                    topic,
+                    settles,
+                    ended: None,
                 }
             })
-            .collect()
+            .collect();
+        if let Some(last) = replies.last_mut() {
+            last.ended = self.ended;
+        }
+        replies
     }
 }
 

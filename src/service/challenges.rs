@@ -157,6 +157,22 @@ impl Service {
         user: &User,
         id: Option<i64>,
     ) -> Result<GameState, ServiceError> {
+        self.accept_challenge(place, user, id)
+            .await
+            .map(|(_, state)| state)
+    }
+
+    /// Accepts a challenge like [`Service::accept`], saying which one it was.
+    ///
+    /// # Errors
+    /// As [`Service::accept`].
+    #[instrument(skip_all, fields(platform = %place.platform))]
+    pub async fn accept_challenge(
+        &self,
+        place: &Place,
+        user: &User,
+        id: Option<i64>,
+    ) -> Result<(i64, GameState), ServiceError> {
         let me = self.player(user).await?;
         let picked = self
             .pick_challenge(place, &me, id, |c| {
@@ -214,7 +230,7 @@ impl Service {
         match self.store.accept_challenge(row.id, &game).await {
             Ok(game) => {
                 info!(challenge = row.id, game = game.id, "challenge accepted");
-                self.load(game.id).await
+                Ok((row.id, self.load(game.id).await?))
             }
             Err(StoreError::Conflict) => Err(ServiceError::ChallengeClosed {
                 id: row.id,

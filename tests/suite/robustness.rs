@@ -159,6 +159,7 @@ fn message(who: &str, text: &str, addressed: bool) -> Incoming {
         event_id: None,
         addressed,
         manager: false,
+        means: chat::Means::TYPED,
     }
 }
 

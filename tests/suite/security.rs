@@ -30,6 +30,7 @@ fn said(place: &Place, who: &User, text: &str, addressed: bool) -> Incoming {
         addressed,
         mentions: Vec::new(),
         manager: false,
+        means: chat::Means::TYPED,
     }
 }
 

@@ -140,6 +140,7 @@ backends! {
             event_id: Some(String::from("event-1")),
             addressed: false,
             manager: false,
+            means: chat::Means::TYPED,
             mentions: Vec::new(),
         };
         let first = chat::handle(&service, &incoming).await;
@@ -189,6 +190,7 @@ backends! {
             event_id: None,
             addressed: false,
             manager: false,
+            means: chat::Means::TYPED,
             mentions: Vec::new(),
         };
         for (who, text) in [
@@ -303,6 +305,7 @@ backends! {
             event_id: None,
             addressed: true,
             manager: false,
+            means: chat::Means::TYPED,
             mentions: Vec::new(),
         };
         let replies = chat::handle(&service, &incoming).await;

@@ -21,6 +21,8 @@ pub const APP: u64 = 1_000;
 pub const GUILD: u64 = 2_000;
 /// The channel the tests start in.
 pub const CHANNEL: u64 = 3_000;
+/// The bot's own role in the server (its integration's, managed by Discord).
+pub const BOT_ROLE: u64 = 4_000;
 /// The bot's name.
 pub const BOT_NAME: &str = "Pigeon";
 /// A user's direct-message channel with the bot is this plus their id.
@@ -69,6 +71,8 @@ struct Refusal {
     code: u64,
     /// Only requests that attach files (the Attach Files permission).
     with_files: bool,
+    /// Only requests whose JSON body sets this field to `true` (such as `locked`).
+    setting: Option<String>,
 }
 
 impl Default for Log {
@@ -164,6 +168,19 @@ impl FakeDiscord {
         self.refusal(method, path, code, true);
     }
 
+    /// From now on, refuses requests like [`FakeDiscord::refuse`] when their JSON body sets
+    /// `field` to `true` (locking a thread needs Manage Threads).
+    pub fn refuse_setting(&self, method: &str, path: &str, code: u64, field: &str) {
+        let mut log = self.log.lock().expect("the log");
+        log.refusals.push(Refusal {
+            method: method.to_owned(),
+            path: path.to_owned(),
+            code,
+            with_files: false,
+            setting: Some(field.to_owned()),
+        });
+    }
+
     fn refusal(&self, method: &str, path: &str, code: u64, with_files: bool) {
         let mut log = self.log.lock().expect("the log");
         log.refusals.push(Refusal {
@@ -171,6 +188,7 @@ impl FakeDiscord {
             path: path.to_owned(),
             code,
             with_files,
+            setting: None,
         });
     }
 
@@ -411,7 +429,10 @@ fn respond(
     ws: &str,
 ) -> (u16, Option<Value>) {
     let refused = log.refusals.iter().find(|r| {
-        r.method == method && path.contains(r.path.as_str()) && (has_files || !r.with_files)
+        r.method == method
+            && path.contains(r.path.as_str())
+            && (has_files || !r.with_files)
+            && r.setting.as_ref().is_none_or(|field| json[field] == true)
     });
     if let Some(Refusal { code, .. }) = refused {
         let message = match code {
@@ -449,6 +470,32 @@ fn respond(
             let name = json["name"].as_str().unwrap_or("thread");
             (200, Some(channel_object(id, Some(channel), name)))
         }
+        ("PATCH", ["channels", channel, "messages", message]) => {
+            let id = message.parse().unwrap_or(0);
+            let channel = channel.parse().unwrap_or(CHANNEL);
+            (
+                200,
+                Some(self::message(id, channel, APP, BOT_NAME, text_of(json))),
+            )
+        }
+        ("PATCH", ["channels", channel]) => {
+            let id = channel.parse().unwrap_or(CHANNEL);
+            let mut thread = channel_object(id, Some(&CHANNEL.to_string()), "a thread");
+            for field in ["archived", "locked"] {
+                if let Some(value) = json.get(field) {
+                    thread["thread_metadata"][field] = value.clone();
+                }
+            }
+            (200, Some(thread))
+        }
+        ("GET", ["guilds", _, "roles"]) => (
+            200,
+            Some(json!([
+                role(GUILD, "@everyone", None),
+                role(BOT_ROLE, BOT_NAME, Some(APP)),
+                role(BOT_ROLE + 1, "Players", None),
+            ])),
+        ),
         ("GET", ["channels", channel]) => {
             let id = channel.parse().unwrap_or(CHANNEL);
             let parent = log.threads.contains(&id).then_some(CHANNEL.to_string());
@@ -504,6 +551,26 @@ fn channel_object(id: u64, parent: Option<&str>, name: &str) -> Value {
         });
     }
     channel
+}
+
+/// A server role; a bot's own role is tagged with its id.
+fn role(id: u64, name: &str, bot: Option<u64>) -> Value {
+    let mut role = json!({
+        "id": id.to_string(),
+        "name": name,
+        "color": 0,
+        "colors": { "primary_color": 0, "secondary_color": null, "tertiary_color": null },
+        "hoist": false,
+        "position": 1,
+        "permissions": "0",
+        "managed": bot.is_some(),
+        "mentionable": true,
+        "flags": 0,
+    });
+    if let Some(bot) = bot {
+        role["tags"] = json!({ "bot_id": bot.to_string() });
+    }
+    role
 }
 
 fn text_of(json: &Value) -> &str {

@@ -15,11 +15,13 @@ use tokio::sync::watch;
 
 use crate::common::{Backend, TestDb, gif_frames};
 use crate::transcripts::{START, open};
-use fake::{APP, CHANNEL, DM_CHANNELS, FakeDiscord, GUILD, Recorded, member, message};
+use fake::{APP, BOT_ROLE, CHANNEL, DM_CHANNELS, FakeDiscord, GUILD, Recorded, member, message};
 
 const ALICE: u64 = 101;
 const BOB: u64 = 102;
 const CAROL: u64 = 103;
+/// A group message between people, where only they installed the bot (it is not there).
+const GROUP: u64 = 6_000;
 
 /// The interaction response types Discord defines.
 const MESSAGE: u64 = 4;
@@ -105,11 +107,16 @@ impl Bot {
 
     /// A bot that looks at the clocks every `tick`.
     async fn ticking(tick: Duration) -> Bot {
+        Bot::configured(|config| DiscordConfig { tick, ..config }).await
+    }
+
+    /// A bot with its configuration for the fake Discord changed by `change`.
+    async fn configured(change: impl FnOnce(DiscordConfig) -> DiscordConfig) -> Bot {
         let (dir, clock, service, fake) = parts().await;
-        let config = DiscordConfig {
-            tick,
+        let config = change(DiscordConfig {
+            tick: Duration::from_secs(3600),
             ..config(&fake)
-        };
+        });
         let (stop, shutdown) = watch::channel(false);
         let task = tokio::spawn(discord::run(service.clone(), config, shutdown));
         let mut chat = Chat::new(fake);
@@ -195,7 +202,11 @@ impl Chat {
             "entitlements": [],
             "attachment_size_limit": 10_485_760,
         });
-        if channel == DM_CHANNELS + user {
+        if channel == GROUP {
+            interaction["user"] = fake::user(user, name(user));
+            interaction["context"] = json!(2);
+            interaction["authorizing_integration_owners"] = json!({ "1": user.to_string() });
+        } else if channel == DM_CHANNELS + user {
             interaction["user"] = fake::user(user, name(user));
             interaction["context"] = json!(1);
         } else {
@@ -243,6 +254,13 @@ impl Chat {
             option("colour", 3, json!("white")),
         ]);
         let asked = self.slash(from, CHANNEL, "challenge", options);
+        self.answer(&asked).await
+    }
+
+    /// `user` offers a draw with `/draw`; the public answer.
+    async fn offer_draw(&mut self, user: u64, channel: u64) -> Recorded {
+        let options = json!([option("action", 3, json!("offer"))]);
+        let asked = self.slash(user, channel, "draw", options);
         self.answer(&asked).await
     }
 
@@ -362,6 +380,12 @@ fn assert_says(request: &Recorded, words: &str) {
     assert!(said.contains(words), "{said:?} does not say {words:?}");
 }
 
+/// Checks that a request's message does not say `words`.
+fn assert_not_says(request: &Recorded, words: &str) {
+    let said = text(request);
+    assert!(!said.contains(words), "{said:?} says {words:?}");
+}
+
 fn text(request: &Recorded) -> String {
     request.json["content"]
         .as_str()
@@ -452,7 +476,7 @@ async fn a_whole_game_through_slash_commands_buttons_and_a_thread() {
             &format!("/channels/{CHANNEL}/messages/8001/threads"),
         )
         .await;
-    assert_eq!(thread.json["name"], "Game #1");
+    assert_eq!(thread.json["name"], "Chak · alice vs bob · #1");
     let welcome = bot.fake.next("POST", "/messages").await;
     let thread_id: u64 = channel_of(&welcome);
     assert!(text(&welcome).contains("type your moves in this thread"));
@@ -528,13 +552,7 @@ async fn a_whole_game_through_slash_commands_buttons_and_a_thread() {
     assert_board(&reply);
 
     // alice offers a draw; carol cannot answer it, bob declines by button.
-    let offered = bot.slash(
-        ALICE,
-        thread_id,
-        "draw",
-        json!([option("action", 3, json!("offer"))]),
-    );
-    let offer = bot.answer(&offered).await;
+    let offer = bot.offer_draw(ALICE, thread_id).await;
     assert_says(&offer, "offers a draw in game #1");
     assert_eq!(custom_ids(&offer), ["draw #1 accept", "draw #1 decline"]);
     let pressed = bot.press(CAROL, thread_id, 8_002, "draw #1 accept");
@@ -1023,7 +1041,11 @@ async fn commands_typed_to_the_bot_are_answered_in_the_channel() {
             .path
             .contains(&format!("/channels/{CHANNEL}/messages/"))
     );
-    assert_eq!(thread.json["name"], "Game #1");
+    let name = thread.json["name"].as_str().expect("a name");
+    assert!(
+        name.starts_with("Shakti · ") && name.ends_with(" · #1"),
+        "{name}"
+    );
 
     // Without Send Messages here, the asker learns why by direct message.
     bot.fake
@@ -1104,5 +1126,188 @@ async fn names_and_words_from_users_are_escaped() {
         unknown.contains("Type `help` for the commands."),
         "{unknown}"
     );
+    bot.stop().await;
+}
+
+/// Waits for the next edit of a message at `path` and checks that it takes its buttons off.
+async fn buttons_taken_off(bot: &mut Bot, path: &str) {
+    let edit = bot.fake.next("PATCH", path).await;
+    assert_eq!(edit.json["components"], json!([]), "{}", edit.path);
+}
+
+/// The next edit of a thread itself (not of a message in it).
+async fn thread_edit(bot: &mut Bot, thread: u64) -> Recorded {
+    let path = format!("/channels/{thread}");
+    loop {
+        let edit = bot.fake.next("PATCH", &path).await;
+        if edit.path.ends_with(&path) {
+            return edit;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_message_content_hints_name_slash_commands_and_buttons() {
+    let mut bot = Bot::configured(|config| DiscordConfig {
+        message_content: false,
+        ..config
+    })
+    .await;
+    let challenge = bot.challenge(ALICE, BOB).await;
+    assert_says(&challenge, "`/accept`");
+    assert_not_says(&challenge, "Reply `accept`");
+    let accepted = bot.slash(BOB, CHANNEL, "accept", json!([]));
+    bot.answer(&accepted).await;
+    bot.fake.next("POST", "/threads").await;
+    let welcome = bot.fake.next("POST", "/messages").await;
+    assert_says(&welcome, "`/move`");
+    assert_not_says(&welcome, "type your moves");
+    let thread = channel_of(&welcome);
+    let offer = bot.offer_draw(ALICE, thread).await;
+    assert_says(&offer, "`/draw action:accept`");
+    assert_not_says(&offer, "reply `draw accept`");
+
+    // Mentioning the bot's own role addresses it, like mentioning the bot.
+    let mut typed = message(
+        bot.id(),
+        CHANNEL,
+        CAROL,
+        "carol",
+        &format!("<@&{BOT_ROLE}> rules chak"),
+    );
+    typed["mention_roles"] = json!([BOT_ROLE.to_string()]);
+    typed["member"] = json!({ "roles": [], "joined_at": "2026-01-01T09:00:00.000000+00:00", "deaf": false, "mute": false, "flags": 0 });
+    bot.fake.dispatch("MESSAGE_CREATE", typed);
+    bot.fake
+        .next("GET", &format!("/guilds/{GUILD}/roles"))
+        .await;
+    let rules = bot
+        .fake
+        .next("POST", &format!("/channels/{CHANNEL}/messages"))
+        .await;
+    assert_says(&rules, "Chak");
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn installed_by_a_user_the_game_is_played_in_a_group_message_through_interactions() {
+    let mut bot = Bot::start().await;
+    let registered = bot.fake.all("PUT", "/commands");
+    for command in registered[0].json.as_array().expect("commands") {
+        assert_eq!(command["integration_types"], json!([0, 1]), "{command}");
+        assert!(command.get("dm_permission").is_none(), "{command}");
+        let contexts = if command["name"] == "threads" {
+            json!([0])
+        } else {
+            json!([0, 1, 2])
+        };
+        assert_eq!(command["contexts"], contexts, "{command}");
+    }
+
+    // alice challenges bob in their group message, bob accepts by button.
+    let options = json!([
+        option("opponent", 6, json!(BOB.to_string())),
+        option("variant", 3, json!("chak")),
+        option("colour", 3, json!("white")),
+    ]);
+    let asked = bot.slash(ALICE, GROUP, "challenge", options);
+    let challenge = bot.answer(&asked).await;
+    assert_eq!(custom_ids(&challenge), ["accept 1", "decline 1"]);
+    let pressed = bot.press(BOB, GROUP, 8_001, "accept 1");
+    let start = bot.answer(&pressed).await;
+    assert_says(&start, "Game #1 (Chak) starts");
+    assert_board(&start);
+    // The challenge's buttons go, through the interaction: the bot cannot edit there itself.
+    let bare = pressed.split_once('/').expect("id/token").1;
+    buttons_taken_off(&mut bot, &format!("/webhooks/{APP}/{bare}/messages/")).await;
+
+    // alice moves with /move: the answer shows the board, bob is told by direct message.
+    let played = bot.slash(
+        ALICE,
+        GROUP,
+        "move",
+        json!([option("move", 3, json!("e3e4"))]),
+    );
+    let moved = bot.answer(&played).await;
+    assert_says(&moved, "alice played e4 in game #1");
+    assert_board(&moved);
+    let told = dms_to(&bot, BOB);
+    assert_eq!(told.len(), 1, "{}", bot.fake.summary());
+    assert_says(&told[0], "alice played e4");
+    assert_says(
+        &told[0],
+        &format!("https://discord.com/channels/@me/{GROUP}"),
+    );
+    // Nothing was posted into the group, and no thread was tried.
+    assert!(
+        bot.fake
+            .all("POST", &format!("/channels/{GROUP}"))
+            .is_empty()
+    );
+    assert!(bot.fake.all("POST", "/threads").is_empty());
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stale_buttons_go_and_a_finished_game_closes_its_named_thread() {
+    let mut bot = Bot::start().await;
+
+    // alice's server nickname is her name here, escaped for markdown.
+    let options = json!([
+        option("opponent", 6, json!(BOB.to_string())),
+        option("variant", 3, json!("chak")),
+        option("colour", 3, json!("white")),
+    ]);
+    let mut users = serde_json::Map::new();
+    users.insert(BOB.to_string(), fake::user(BOB, "bob"));
+    let data = json!({ "id": "777", "name": "challenge", "type": 1, "options": options,
+        "resolved": { "users": users } });
+    let (id, mut interaction) = bot.interaction(2, ALICE, CHANNEL, data);
+    interaction["member"]["nick"] = json!("Ally *the* Bold");
+    bot.fake.dispatch("INTERACTION_CREATE", interaction);
+    let challenge = bot.answer(&format!("{id}/token-{id}")).await;
+    assert_says(&challenge, r"Ally \*the\* Bold challenges");
+
+    let pressed = bot.press(BOB, CHANNEL, 8_001, "accept 1");
+    assert_says(&bot.answer(&pressed).await, "starts");
+    // The accepted challenge's buttons are gone (the fake numbers its messages from 9001).
+    buttons_taken_off(&mut bot, &format!("/channels/{CHANNEL}/messages/9001")).await;
+    let thread = bot.fake.next("POST", "/threads").await;
+    assert_eq!(thread.json["name"], "Chak · Ally *the* Bold vs bob · #1");
+    let welcome = bot.fake.next("POST", "/messages").await;
+    let thread = channel_of(&welcome);
+
+    // The next move takes the buttons off the game's previous message.
+    let played = bot.slash(
+        ALICE,
+        thread,
+        "move",
+        json!([option("move", 3, json!("e3e4"))]),
+    );
+    bot.answer(&played).await;
+    buttons_taken_off(&mut bot, &format!("/channels/{CHANNEL}/messages/")).await;
+
+    // An answered draw offer loses its buttons.
+    bot.offer_draw(BOB, thread).await;
+    let pressed = bot.press(ALICE, thread, 8_002, "draw #1 decline");
+    assert_says(&bot.answer(&pressed).await, "declined the draw offer");
+    buttons_taken_off(&mut bot, &format!("/channels/{thread}/messages/")).await;
+
+    // Without Manage Threads the finished game's thread is archived, not locked.
+    bot.fake
+        .refuse_setting("PATCH", &format!("/channels/{thread}"), 50013, "locked");
+    let pressed = bot.press(BOB, thread, 8_003, "confirm:resign");
+    assert_says(&bot.answer(&pressed).await, "resigned game #1");
+    let locked = thread_edit(&mut bot, thread).await;
+    assert_eq!(
+        (
+            locked.json["archived"].clone(),
+            locked.json["locked"].clone()
+        ),
+        (json!(true), json!(true))
+    );
+    let archived = thread_edit(&mut bot, thread).await;
+    assert_eq!(archived.json["archived"], true);
+    assert!(archived.json.get("locked").is_none(), "{}", archived.json);
     bot.stop().await;
 }

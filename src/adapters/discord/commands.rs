@@ -1,0 +1,264 @@
+//! The slash commands: their definitions and options, and the command text an invoked one
+//! stands for.
+
+use serenity::all::{
+    CommandDataOption, CommandDataOptionValue, CommandOptionType, CreateCommand,
+    CreateCommandOption, InstallationContext, InteractionContext, Permissions, UserId,
+};
+
+use crate::chat;
+
+/// The commands whose answers only the asker sees: they are deferred ephemerally.
+pub(super) const PRIVATE_COMMANDS: &[&str] = &[
+    "moves", "games", "info", "history", "export", "rules", "settings", "help", "threads", "limits",
+];
+
+/// The slash commands: one per command of the grammar, plus the server's thread setting.
+#[must_use]
+pub fn slash_commands() -> Vec<CreateCommand> {
+    let mut commands: Vec<CreateCommand> = chat::COMMANDS
+        .iter()
+        .map(|spec| {
+            CreateCommand::new(spec.name)
+                .description(short(spec.summary, 100))
+                .set_options(options(spec.name))
+                .integration_types(installs())
+                .contexts(vec![
+                    InteractionContext::Guild,
+                    InteractionContext::BotDm,
+                    InteractionContext::PrivateChannel,
+                ])
+        })
+        .collect();
+    commands.push(
+        CreateCommand::new("threads")
+            .description("Whether each game in this server gets a thread of its own")
+            .default_member_permissions(Permissions::MANAGE_GUILD)
+            .integration_types(installs())
+            .contexts(vec![InteractionContext::Guild])
+            .add_option(on_off("threads", "on or off").required(true)),
+    );
+    commands
+}
+
+/// Pigeon can be added to a server, and by a user to their own account (then its commands
+/// work in their direct and group messages too).
+fn installs() -> Vec<InstallationContext> {
+    vec![InstallationContext::Guild, InstallationContext::User]
+}
+
+pub(super) fn short(text: &str, limit: usize) -> String {
+    text.chars().take(limit).collect()
+}
+
+pub(super) fn game_option() -> CreateCommandOption {
+    CreateCommandOption::new(CommandOptionType::Integer, "game", "the game number")
+        .min_int_value(1)
+        .set_autocomplete(true)
+}
+
+pub(super) fn string_option(
+    name: &str,
+    description: &str,
+    choices: &[&str],
+) -> CreateCommandOption {
+    choices.iter().fold(
+        CreateCommandOption::new(CommandOptionType::String, name, description),
+        |option, choice| option.add_string_choice(*choice, *choice),
+    )
+}
+
+pub(super) fn on_off(name: &str, description: &str) -> CreateCommandOption {
+    string_option(name, description, &["on", "off"])
+}
+
+pub(super) fn variant_option(name: &str) -> CreateCommandOption {
+    chat::table::games().fold(
+        CreateCommandOption::new(CommandOptionType::String, name, "which game"),
+        |option, (display, key)| option.add_string_choice(display, key),
+    )
+}
+
+/// The options of each slash command; their values become the command's words.
+pub(super) fn options(command: &str) -> Vec<CreateCommandOption> {
+    let challenge = || {
+        CreateCommandOption::new(
+            CommandOptionType::Integer,
+            "challenge",
+            "the challenge number",
+        )
+        .min_int_value(1)
+    };
+    match command {
+        "challenge" => vec![
+            CreateCommandOption::new(
+                CommandOptionType::User,
+                "opponent",
+                "who to play (leave out for anyone here)",
+            ),
+            variant_option("variant"),
+            CreateCommandOption::new(CommandOptionType::Integer, "days", "days per move")
+                .min_int_value(1)
+                .max_int_value(14),
+            string_option("colour", "your colour", &["white", "black", "random"]),
+            string_option(
+                "rating",
+                "whether the result counts for ratings (default: rated)",
+                &["rated", "casual"],
+            ),
+            CreateCommandOption::new(
+                CommandOptionType::Integer,
+                "level",
+                "against me: how strongly I play (1-5, default 3)",
+            )
+            .min_int_value(1)
+            .max_int_value(5),
+        ],
+        "accept" | "decline" | "cancel" => vec![challenge()],
+        "move" => vec![
+            CreateCommandOption::new(CommandOptionType::String, "move", "the move")
+                .required(true)
+                .set_autocomplete(true),
+            game_option(),
+        ],
+        "moves" => vec![
+            game_option(),
+            CreateCommandOption::new(
+                CommandOptionType::String,
+                "square",
+                "only the moves of the piece here",
+            ),
+        ],
+        "draw" => vec![
+            string_option(
+                "action",
+                "what to do (default: offer)",
+                &["offer", "accept", "decline", "claim"],
+            ),
+            game_option(),
+        ],
+        "games" => vec![string_option(
+            "scope",
+            "yours or this channel's",
+            &["mine", "here"],
+        )],
+        "rules" => vec![variant_option("variant")],
+        "settings" => vec![
+            on_off("pings", "mention you when it is your turn"),
+            string_option(
+                "view",
+                "the side boards are seen from",
+                &["mine", "mover", "white", "black"],
+            ),
+        ],
+        "limits" => vec![
+            string_option(
+                "cap",
+                "the cap to change (managers only)",
+                &["challenges", "games", "bot", "opponent"],
+            ),
+            CreateCommandOption::new(CommandOptionType::Integer, "value", "its new value")
+                .min_int_value(1),
+        ],
+        "help" => vec![CreateCommandOption::new(
+            CommandOptionType::String,
+            "command",
+            "one command in detail, or a game's pieces (chak pieces)",
+        )],
+        _ => vec![game_option()],
+    }
+}
+
+/// The command text a slash command stands for, and the users it names.
+pub(super) fn command_text(name: &str, options: &[CommandDataOption]) -> (String, Vec<UserId>) {
+    let mut words = vec![name.to_owned()];
+    let mut users = Vec::new();
+    for option in options {
+        let word = match (&option.value, option.name.as_str()) {
+            (CommandDataOptionValue::User(id), _) => {
+                users.push(*id);
+                continue;
+            }
+            (CommandDataOptionValue::Integer(n), "game") => format!("#{n}"),
+            (CommandDataOptionValue::Integer(n), "days") => format!("{n} days"),
+            (CommandDataOptionValue::Integer(n), "level") => format!("level {n}"),
+            (CommandDataOptionValue::Integer(n), _) => n.to_string(),
+            (CommandDataOptionValue::String(text), "pings" | "view") => {
+                format!("{} {text}", option.name)
+            }
+            (CommandDataOptionValue::String(text), _) => text.clone(),
+            _ => continue,
+        };
+        words.push(word);
+    }
+    // The game number goes first, so a move text never swallows it.
+    if let Some(at) = words.iter().position(|w| w.starts_with('#')) {
+        let game = words.remove(at);
+        words.insert(1, game);
+    }
+    (words.join(" "), users)
+}
+
+pub(super) fn is_private(command: &str) -> bool {
+    let word = command.split_whitespace().next().unwrap_or_default();
+    PRIVATE_COMMANDS.contains(&word)
+}
+
+pub(super) fn needs_confirmation(command: &str) -> bool {
+    command.split_whitespace().next() == Some("resign")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use serenity::json::{Value, json};
+
+    /// An option of a slash command as Discord sends it (`kind`: 3 text, 4 integer, 6 user).
+    fn option(name: &str, kind: u8, value: Value) -> CommandDataOption {
+        let mut option = json!({ "name": name, "type": kind });
+        option["value"] = value;
+        serenity::json::from_value(option).expect("a valid option")
+    }
+
+    #[test]
+    fn slash_options_become_command_words() {
+        let (text, users) = command_text(
+            "challenge",
+            &[
+                option("opponent", 6, json!("42")),
+                option("variant", 3, json!("shakti")),
+                option("days", 4, json!(5)),
+                option("colour", 3, json!("white")),
+                option("rating", 3, json!("casual")),
+                option("level", 4, json!(2)),
+            ],
+        );
+        assert_eq!(text, "challenge shakti 5 days white casual level 2");
+        assert_eq!(users, [UserId::new(42)]);
+        let (text, _) = command_text(
+            "move",
+            &[
+                option("move", 3, json!("e3e4")),
+                option("game", 4, json!(7)),
+            ],
+        );
+        assert_eq!(text, "move #7 e3e4");
+        let (text, _) = command_text("settings", &[option("pings", 3, json!("off"))]);
+        assert_eq!(text, "settings pings off");
+    }
+
+    #[test]
+    fn every_command_of_the_grammar_is_a_slash_command() {
+        let commands = serenity::json::to_value(slash_commands()).expect("serialises");
+        let names: Vec<&str> = commands
+            .as_array()
+            .expect("a list")
+            .iter()
+            .filter_map(|c| c["name"].as_str())
+            .collect();
+        for spec in chat::COMMANDS {
+            assert!(names.contains(&spec.name), "{} is missing", spec.name);
+        }
+    }
+}
