@@ -1,0 +1,435 @@
+//! The Matrix bot: a matrix-sdk client that reads room messages into [`chat::Incoming`]
+//! messages and sends the [`Reply`]s back as `m.notice` replies, with the board as an
+//! `m.image`.
+//!
+//! - The client's state and crypto store (SQLite) and the saved login live in one folder
+//!   ([`MatrixConfig::store`]); the first start logs in with the password, later starts restore
+//!   the saved session, so the bot keeps one device and its encryption keys.
+//! - Only messages sent after the start are answered (by their server timestamp), from the
+//!   first sync on, so the backlog is skipped and a command sent while the bot was starting is
+//!   not; the bot never answers itself or `m.notice`s.
+//! - A message is addressed to the bot when it starts with the prefix (`!pigeon`), with a
+//!   mention of the bot, or is written in a room of two (a direct chat). Other messages are
+//!   only looked at as bare moves.
+//! - Matrix has no messages that only one member sees: private replies (errors, lists) are
+//!   replies to the asker's message in the room like the others.
+//! - matrix-sdk runs event handlers one after another inside its sync loop, so each message
+//!   and each invite is handled on a task of its own: a slow answer (a bot move, a replay, a
+//!   join that is retried) never holds up the other rooms.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use matrix_sdk::config::SyncSettings;
+use matrix_sdk::event_handler::Ctx;
+use matrix_sdk::ruma::events::room::member::StrippedRoomMemberEvent;
+use matrix_sdk::ruma::events::room::message::sanitize::remove_plain_reply_fallback;
+use matrix_sdk::ruma::events::room::message::{
+    MessageType, OriginalSyncRoomMessageEvent, Relation,
+};
+use matrix_sdk::ruma::{Int, MilliSecondsSinceUnixEpoch, OwnedUserId, UserId};
+use matrix_sdk::{Client, Room, RoomState};
+use tokio::sync::watch;
+use tokio::task::JoinSet;
+use tracing::{info, warn};
+
+use super::redacted;
+use login::{connect, logged_out, session_path};
+use send::send;
+pub use text::{Read, html_to_text, read_message, render};
+
+mod login;
+mod send;
+mod text;
+use crate::chat::{self, Incoming};
+use crate::config::Secret;
+use crate::service::{Place, Service, User};
+
+/// The platform name of Matrix.
+pub const PLATFORM: &str = "matrix";
+/// The command prefix when none is configured.
+pub const DEFAULT_PREFIX: &str = "!pigeon";
+/// The saved login, inside the store folder.
+const SESSION_FILE: &str = "session.json";
+/// The device name other members see in their clients.
+const DEVICE_NAME: &str = "Pigeon";
+/// How often the clocks are looked at.
+const TICK: Duration = Duration::from_secs(60);
+/// How long to wait before syncing again after the homeserver failed.
+const RETRY: Duration = Duration::from_secs(5);
+/// How long a stopping bot waits for the messages and invites it is still handling.
+const FINISH: Duration = Duration::from_secs(10);
+
+/// How the Matrix bot connects.
+#[derive(Debug, Clone)]
+pub struct MatrixConfig {
+    /// The homeserver's URL, such as `https://matrix.example.org`.
+    pub homeserver: String,
+    /// The bot's account: `@pigeon:example.org` or the local part `pigeon`.
+    pub user: String,
+    /// The account's password, needed only for the first login.
+    pub password: Option<Secret>,
+    /// The folder of the client's SQLite state and crypto store and of the saved login.
+    pub store: PathBuf,
+    /// The command prefix, such as `!pigeon`.
+    pub prefix: String,
+    /// Join rooms only when the inviter's server is one of these (all servers when empty).
+    pub allowed_servers: Vec<String>,
+}
+
+/// Why the Matrix bot stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum MatrixError {
+    /// The store folder could not be created or made private.
+    #[error("the Matrix store folder {path}: {source}")]
+    Store {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The client could not be set up (a bad homeserver URL, or the store folder).
+    #[error("cannot set up the Matrix client for {homeserver}: {source}")]
+    Client {
+        homeserver: String,
+        #[source]
+        source: Box<matrix_sdk::ClientBuildError>,
+    },
+    /// There is no saved session and no password to log in with.
+    #[error("no saved Matrix login in {0} and no MATRIX_PASSWORD: set it for the first start")]
+    NoPassword(PathBuf),
+    /// The homeserver refused the login.
+    #[error("logging in to Matrix as {user} failed: {source}")]
+    Login {
+        user: String,
+        #[source]
+        source: Box<matrix_sdk::Error>,
+    },
+    /// The saved login could not be read or written.
+    #[error("the saved Matrix login {path}: {message}")]
+    Session { path: PathBuf, message: String },
+    /// The homeserver no longer accepts the saved login (it was logged out).
+    #[error(
+        "the homeserver no longer accepts the saved Matrix login; delete {0} and start again \
+         with MATRIX_PASSWORD set"
+    )]
+    LoggedOut(PathBuf),
+    /// Syncing failed in a way retrying will not mend.
+    #[error("syncing with the Matrix homeserver failed: {0}")]
+    Sync(#[source] Box<matrix_sdk::Error>),
+}
+
+/// The power level from which a member may change the room's settings (a moderator's).
+const MANAGER_LEVEL: u32 = 50;
+
+/// What the event handlers share.
+#[derive(Debug, Clone)]
+struct Bot {
+    service: Service,
+    prefix: String,
+    allowed_servers: Arc<Vec<String>>,
+    own: OwnedUserId,
+    /// When the bot started: older messages are backlog, also when they are decrypted late.
+    started: MilliSecondsSinceUnixEpoch,
+    /// The messages and invites being handled.
+    tasks: Tasks,
+}
+
+/// Work running beside the sync loop, one task per message or invite, waited for when the
+/// bot stops (so nothing is cut off halfway while the database closes).
+#[derive(Debug, Clone, Default)]
+struct Tasks(Arc<std::sync::Mutex<JoinSet<()>>>);
+
+impl Tasks {
+    /// Starts `work` on a task of its own.
+    fn spawn(&self, work: impl Future<Output = ()> + Send + 'static) {
+        let mut set = self.lock();
+        // Forget the tasks that are done (a panic was already reported by the runtime).
+        while set.try_join_next().is_some() {}
+        set.spawn(work);
+    }
+
+    /// Waits for the tasks under way, for at most [`FINISH`]; those still running then are
+    /// cancelled.
+    async fn finish(&self) {
+        let mut set = std::mem::take(&mut *self.lock());
+        let all = async { while set.join_next().await.is_some() {} };
+        if tokio::time::timeout(FINISH, all).await.is_err() {
+            warn!("stopped before every message was answered");
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, JoinSet<()>> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// Runs the Matrix bot until `shutdown` turns true.
+///
+/// # Errors
+/// [`MatrixError`] when the client cannot be set up, the login fails or is revoked.
+pub async fn run(
+    service: Service,
+    config: MatrixConfig,
+    mut shutdown: watch::Receiver<bool>,
+) -> Result<(), MatrixError> {
+    let started = MilliSecondsSinceUnixEpoch::now();
+    let client = connect(&config).await?;
+    let own = client
+        .user_id()
+        .expect("connect returns a logged-in client")
+        .to_owned();
+    let name = client
+        .account()
+        .get_display_name()
+        .await
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| own.localpart().to_owned());
+    service.register_bot(&User::new(PLATFORM, own.as_str(), &name));
+    info!(user = %own, "Matrix bot logged in");
+
+    let bot = Bot {
+        service: service.clone(),
+        prefix: config.prefix.clone(),
+        allowed_servers: Arc::new(config.allowed_servers.clone()),
+        own,
+        started,
+        tasks: Tasks::default(),
+    };
+    client.add_event_handler_context(bot.clone());
+    // Messages are read from the first sync on: a command sent while the bot was starting is
+    // answered; the backlog from before `started` is not (and an event already answered
+    // before a restart is recognised by its id).
+    client.add_event_handler(on_message);
+
+    // The first sync brings the state and the invites that came while the bot was away.
+    let session = session_path(&config.store);
+    let first = tokio::select! {
+        result = client.sync_once(SyncSettings::default()) => result,
+        _ = shutdown.wait_for(|stop| *stop) => return Ok(()),
+    };
+    let token = match first {
+        Ok(response) => Some(response.next_batch),
+        Err(error) => {
+            if logged_out(&error) {
+                return Err(MatrixError::LoggedOut(session));
+            }
+            warn!(error = %redacted(&error), "the first Matrix sync failed; retrying");
+            None
+        }
+    };
+    for room in client.invited_rooms() {
+        let bot = bot.clone();
+        bot.tasks.clone().spawn(async move {
+            if let Ok(invite) = room.invite_details().await {
+                join(&bot, &room, &invite.inviter_id).await;
+            }
+        });
+    }
+    client.add_event_handler(on_invite);
+
+    let syncing = sync_forever(&client, token, &session);
+    let clocks = clocks(&client, &service);
+    let result = tokio::select! {
+        result = syncing => result,
+        () = clocks => Ok(()),
+        _ = shutdown.wait_for(|stop| *stop) => {
+            info!("Matrix bot stopping");
+            Ok(())
+        }
+    };
+    bot.tasks.finish().await;
+    result
+}
+
+/// Syncs until the login is revoked; other failures are retried.
+async fn sync_forever(
+    client: &Client,
+    token: Option<String>,
+    session: &Path,
+) -> Result<(), MatrixError> {
+    let mut settings = SyncSettings::default();
+    if let Some(token) = token {
+        settings = settings.token(token);
+    }
+    loop {
+        match client.sync(settings.clone()).await {
+            Ok(()) => return Ok(()),
+            Err(error) if logged_out(&error) => {
+                return Err(MatrixError::LoggedOut(session.to_owned()));
+            }
+            Err(error) => {
+                warn!(error = %redacted(&error), "Matrix sync failed; retrying");
+                tokio::time::sleep(RETRY).await;
+                // Go on from wherever the last good sync got to.
+                settings = SyncSettings::default();
+            }
+        }
+    }
+}
+
+/// Runs the clocks of Matrix games now and then and tells their rooms.
+async fn clocks(client: &Client, service: &Service) {
+    let mut timer = service.timer(PLATFORM, TICK);
+    loop {
+        for pending in timer.next().await {
+            let (place, reply) = chat::notice_reply(service, &pending.notice).await;
+            let room = matrix_sdk::ruma::RoomId::parse(&place.channel)
+                .ok()
+                .and_then(|id| client.get_room(&id));
+            let sent = match room {
+                Some(room) => send(&room, &reply, None).await,
+                None => {
+                    warn!(room = %place.channel, "a notice for an unknown room");
+                    false
+                }
+            };
+            if sent {
+                service.delivered(pending.id).await;
+            } else {
+                service.not_delivered(pending.id).await;
+            }
+        }
+    }
+}
+
+/// An invite is followed on a task of its own: joining may be retried for several seconds.
+async fn on_invite(event: StrippedRoomMemberEvent, room: Room, Ctx(bot): Ctx<Bot>) {
+    if event.state_key != bot.own || room.state() != RoomState::Invited {
+        return;
+    }
+    bot.tasks
+        .clone()
+        .spawn(async move { join(&bot, &room, &event.sender).await });
+}
+
+/// Joins a room the bot is invited to when the inviter's server is allowed, and declines the
+/// invite otherwise.
+async fn join(bot: &Bot, room: &Room, inviter: &UserId) {
+    let server = inviter.server_name().as_str();
+    if !server_allowed(&bot.allowed_servers, server) {
+        info!(room = %room.room_id(), %server, "declining an invite from a server not allowed");
+        if let Err(error) = room.leave().await {
+            warn!(room = %room.room_id(), error = %redacted(&error), "declining an invite failed");
+        }
+        return;
+    }
+    // Right after an invite the homeserver may not let us in yet: try a few times.
+    for attempt in 1..=5u64 {
+        match room.join().await {
+            Ok(()) => {
+                info!(room = %room.room_id(), "joined a room");
+                return;
+            }
+            Err(error) => {
+                warn!(room = %room.room_id(), error = %redacted(&error), attempt, "joining a room failed");
+                tokio::time::sleep(Duration::from_secs(attempt)).await;
+            }
+        }
+    }
+}
+
+/// Whether invites from `server` are followed.
+fn server_allowed(allowed: &[String], server: &str) -> bool {
+    allowed.is_empty() || allowed.iter().any(|s| s.eq_ignore_ascii_case(server))
+}
+
+/// A message is answered on a task of its own, so the sync loop goes on at once.
+async fn on_message(event: OriginalSyncRoomMessageEvent, room: Room, Ctx(bot): Ctx<Bot>) {
+    if room.state() != RoomState::Joined
+        || event.sender == bot.own
+        || event.origin_server_ts < bot.started
+    {
+        return;
+    }
+    if matches!(event.content.relates_to, Some(Relation::Replacement(_))) {
+        return; // an edit: the original was answered
+    }
+    bot.tasks.clone().spawn(answer(event, room, bot));
+}
+
+/// Reads a room message for the chat layer and sends its replies.
+async fn answer(event: OriginalSyncRoomMessageEvent, room: Room, bot: Bot) {
+    let MessageType::Text(content) = &event.content.msgtype else {
+        return; // notices (other bots), pictures, ...
+    };
+    let html = content
+        .formatted
+        .as_ref()
+        .filter(|f| f.format == matrix_sdk::ruma::events::room::message::MessageFormat::Html)
+        .map(|f| f.body.as_str());
+    let text = match html {
+        Some(html) => html_to_text(html),
+        None => remove_plain_reply_fallback(&content.body).to_owned(),
+    };
+    let direct = room.joined_members_count() == 2;
+    let read = read_message(&text, &bot.prefix, &bot.own, direct);
+    let mut ids = read.mentions;
+    if let Some(mentions) = &event.content.mentions {
+        for id in &mentions.user_ids {
+            let addressing = read.by_mention && *id == bot.own;
+            if !addressing && !ids.contains(id) {
+                ids.push(id.clone());
+            }
+        }
+    }
+    let mut mentions = Vec::with_capacity(ids.len());
+    for id in &ids {
+        mentions.push(member(&room, id).await);
+    }
+    let incoming = Incoming {
+        place: Place::new(PLATFORM, room.room_id().as_str()),
+        user: member(&room, &event.sender).await,
+        text: read.text,
+        event_id: Some(event.event_id.to_string()),
+        addressed: read.addressed,
+        mentions,
+        manager: manages(&room, &event.sender).await,
+    };
+    for reply in chat::handle(&bot.service, &incoming).await {
+        send(&room, &reply, Some(&event)).await;
+    }
+}
+
+/// Whether a member may change the room's settings: power level 50 (a moderator) or more.
+async fn manages(room: &Room, id: &UserId) -> bool {
+    match room.get_member_no_sync(id).await {
+        Ok(Some(member)) => member.power_level() >= Int::from(MANAGER_LEVEL),
+        _ => false,
+    }
+}
+
+/// A room member as a chat user: the Matrix id and the display name in that room.
+async fn member(room: &Room, id: &UserId) -> User {
+    let name = match room.get_member_no_sync(id).await {
+        Ok(Some(member)) => member.name().to_owned(),
+        _ => id.localpart().to_owned(),
+    };
+    User::new(PLATFORM, id.as_str(), &name)
+}
+
+/// The servers a comma-separated list names (`MATRIX_ALLOWED_SERVERS`).
+#[must_use]
+pub fn parse_servers(list: &str) -> Vec<String> {
+    list.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn servers_are_a_comma_list() {
+        assert_eq!(parse_servers(" a.org, b.net ,,"), ["a.org", "b.net"]);
+        assert!(server_allowed(&[], "any.org"));
+        assert!(server_allowed(&parse_servers("A.org"), "a.org"));
+        assert!(!server_allowed(&parse_servers("a.org"), "b.org"));
+    }
+}
