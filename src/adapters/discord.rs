@@ -189,8 +189,10 @@ async fn stopped(shutdown: &mut watch::Receiver<bool>) {
 /// The slash commands: one per command of the grammar, plus the server's thread setting.
 #[must_use]
 pub fn slash_commands() -> Vec<CreateCommand> {
+    // `threads` is the server's own command below, for managers only.
     let mut commands: Vec<CreateCommand> = chat::COMMANDS
         .iter()
+        .filter(|spec| spec.name != "threads")
         .map(|spec| {
             CreateCommand::new(spec.name)
                 .description(short(spec.summary, 100))

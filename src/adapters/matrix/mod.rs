@@ -36,13 +36,13 @@ use tracing::{info, warn};
 
 use super::redacted;
 use login::{connect, logged_out, session_path};
-use send::send;
+use send::{Target, place_of, send, send_picture, send_text, where_is};
 pub use text::{Read, html_to_text, read_message, render};
 
 mod login;
 mod send;
 mod text;
-use crate::chat::{self, Incoming};
+use crate::chat::{self, Incoming, Reply};
 use crate::config::Secret;
 use crate::service::{Place, Service, User};
 
@@ -277,11 +277,14 @@ async fn clocks(client: &Client, service: &Service) {
     loop {
         for pending in timer.next().await {
             let (place, reply) = chat::notice_reply(service, &pending.notice).await;
-            let room = matrix_sdk::ruma::RoomId::parse(&place.channel)
-                .ok()
-                .and_then(|id| client.get_room(&id));
-            let sent = match room {
-                Some(room) => send(&room, &reply, None).await,
+            let Some((room, thread)) = where_is(&place.channel) else {
+                warn!(channel = %place.channel, "a notice for a channel that is no room");
+                service.not_delivered(pending.id).await;
+                continue;
+            };
+            let target = thread.map(Target::thread).unwrap_or_default();
+            let sent = match client.get_room(&room) {
+                Some(room) => send(&room, &reply, &target).await,
                 None => {
                     warn!(room = %place.channel, "a notice for an unknown room");
                     false
@@ -380,8 +383,12 @@ async fn answer(event: OriginalSyncRoomMessageEvent, room: Room, bot: Bot) {
     for id in &ids {
         mentions.push(member(&room, id).await);
     }
+    let thread = match &event.content.relates_to {
+        Some(Relation::Thread(thread)) => Some(thread.event_id.clone()),
+        _ => None,
+    };
     let incoming = Incoming {
-        place: Place::new(PLATFORM, room.room_id().as_str()),
+        place: place_of(&room, thread.as_ref()),
         user: member(&room, &event.sender).await,
         text: read.text,
         event_id: Some(event.event_id.to_string()),
@@ -389,8 +396,59 @@ async fn answer(event: OriginalSyncRoomMessageEvent, room: Room, bot: Bot) {
         mentions,
         manager: manages(&room, &event.sender).await,
     };
+    let target = Target {
+        reply_to: Some(event.event_id.clone()),
+        thread,
+    };
     for reply in chat::handle(&bot.service, &incoming).await {
-        send(&room, &reply, Some(&event)).await;
+        match reply.started {
+            Some(game) if target.thread.is_none() => {
+                start(&bot.service, &room, &incoming.place, game, &reply, &target).await;
+            }
+            _ => {
+                send(&room, &reply, &target).await;
+            }
+        }
+    }
+}
+
+/// Announces a game's start and, when the room has threads on, opens the game's thread on
+/// that message: the picture and everything after go there.
+async fn start(
+    service: &Service,
+    room: &Room,
+    place: &Place,
+    game: i64,
+    reply: &Reply,
+    target: &Target,
+) {
+    let Some(root) = send_text(room, reply, target).await else {
+        return;
+    };
+    let threaded = match service.threads_on(place).await {
+        Ok(true) => {
+            let thread = place_of(room, Some(&root));
+            match service.move_game_to(game, &thread).await {
+                Ok(()) => true,
+                Err(error) => {
+                    warn!(game, %error, "moving a game to its thread failed");
+                    false
+                }
+            }
+        }
+        Ok(false) => false,
+        Err(error) => {
+            warn!(game, %error, "reading the room's thread setting failed");
+            false
+        }
+    };
+    if let Some(picture) = &reply.picture {
+        let target = if threaded {
+            Target::thread(root)
+        } else {
+            target.clone()
+        };
+        send_picture(room, picture, &target).await;
     }
 }
 
