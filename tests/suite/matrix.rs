@@ -17,7 +17,7 @@ use matrix_sdk::ruma::api::client::keys::get_keys;
 use matrix_sdk::ruma::api::client::push::get_notifications;
 use matrix_sdk::ruma::api::client::room::create_room;
 use matrix_sdk::ruma::events::Mentions;
-use matrix_sdk::ruma::events::relation::Thread;
+use matrix_sdk::ruma::events::relation::{InReplyTo, Reply as ReplyRelation, Thread};
 use matrix_sdk::ruma::events::room::message::{
     MessageType, OriginalSyncRoomMessageEvent, Relation, RoomMessageEventContent,
 };
@@ -275,7 +275,13 @@ struct BotRun {
     store: Store,
 }
 
-async fn start_bot(server: &Homeserver, name: &str, db: &Path, matrix_store: &Path) -> BotRun {
+async fn start_bot(
+    server: &Homeserver,
+    name: &str,
+    db: &Path,
+    matrix_store: &Path,
+    backlog_days: i64,
+) -> BotRun {
     let store = Store::open(db).await.expect("the game database opens");
     let service = Service::new(store.clone(), Arc::new(SystemClock));
     let config = MatrixConfig {
@@ -285,6 +291,7 @@ async fn start_bot(server: &Homeserver, name: &str, db: &Path, matrix_store: &Pa
         store: matrix_store.to_owned(),
         prefix: String::from("!pigeon"),
         allowed_servers: vec![String::from("localhost")],
+        backlog_days,
     };
     let (stop, shutdown) = watch::channel(false);
     let task = tokio::spawn(matrix::run(service, config, shutdown));
@@ -519,6 +526,7 @@ impl Scene {
             self.bot.localpart(),
             &self.db(),
             &self.matrix_store(),
+            7,
         )
         .await
     }
@@ -581,7 +589,7 @@ async fn devices_of(person: &Person, user: &UserId) -> Vec<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs a Synapse homeserver; tests/run starts one"]
-async fn a_restarted_bot_keeps_its_device_and_the_game_and_skips_old_commands() {
+async fn a_restarted_bot_keeps_its_device_and_the_game_and_answers_what_it_missed() {
     let scene = scene("restart").await;
     let (alice, bob, bot_id) = (&scene.alice, &scene.bob, &scene.bot);
     let bot = scene.start_bot().await;
@@ -618,8 +626,9 @@ async fn a_restarted_bot_keeps_its_device_and_the_game_and_skips_old_commands() 
     assert_eq!(devices.len(), 1, "one device: {devices:?}");
 
     bot.stop().await;
-    // Written while the bot is away: the backlog, never answered.
+    // Written while the bot is away: answered when it is back, in order.
     let missed = bob.say(&room_b, "!pigeon board").await;
+    let missed_move = bob.say(&room_b, "!pigeon move #1 Rl10").await;
 
     let bot = scene.start_bot().await;
     assert_eq!(
@@ -627,8 +636,10 @@ async fn a_restarted_bot_keeps_its_device_and_the_game_and_skips_old_commands() 
         saved,
         "the saved login is restored, not replaced"
     );
-    let second = bob.say(&room_b, "!pigeon move Rl10").await;
-    let reply = bob.notice_to(&room_b, bot_id, &second).await;
+    let board = bob.notice_to(&room_b, bot_id, &missed).await;
+    assert!(board.body().contains("Game #1 (Chad)"), "{}", board.body());
+    let reply = bob.notice_to(&room_b, bot_id, &missed_move).await;
+    assert!(board.at <= reply.at, "answered in the order they were sent");
     assert!(
         reply
             .body()
@@ -649,14 +660,67 @@ async fn a_restarted_bot_keeps_its_device_and_the_game_and_skips_old_commands() 
             .collect();
         assert_eq!(replies.len(), 1, "{event} answered once: {replies:?}");
     }
-    assert!(
-        alice.replies(&room_a, bot_id, &missed).is_empty(),
-        "a command from before the start is not answered"
-    );
+    answered.push(missed);
+    answered.push(missed_move);
+    for event in &answered {
+        let replies: Vec<Seen> = alice
+            .replies(&room_a, bot_id, event)
+            .into_iter()
+            .filter(Seen::is_text)
+            .collect();
+        assert_eq!(replies.len(), 1, "{event} answered once: {replies:?}");
+    }
     assert_eq!(
         devices_of(alice, bot_id).await,
         devices,
         "the same single device after the restart"
+    );
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a Synapse homeserver; tests/run starts one"]
+async fn replying_to_the_bot_addresses_it() {
+    let scene = scene("reply").await;
+    let (alice, bob, bot_id) = (&scene.alice, &scene.bob, &scene.bot);
+    let bot = scene.start_bot().await;
+    let room_a = room_with(alice, &[bob], bot_id, false).await;
+    let room_b = bob.room(&room_a.room_id().to_owned()).await;
+    let challenge = alice
+        .ask(
+            &room_a,
+            bot_id,
+            &format!("!pigeon challenge {} chak", bob.id),
+        )
+        .await;
+
+    // `accept` as a reply to the challenge, without the prefix.
+    let mut accept = RoomMessageEventContent::text_plain("accept");
+    accept.relates_to = Some(Relation::Reply(ReplyRelation::new(InReplyTo::new(
+        challenge.event.clone(),
+    ))));
+    let accept = room_b.send(accept).await.expect("sent").response.event_id;
+    let start = bob.notice_to(&room_b, bot_id, &accept).await;
+    assert!(
+        start.body().contains("Game #1 (Chak) starts"),
+        "{}",
+        start.body()
+    );
+
+    // A reply to the bot names it in m.mentions (as clients do): that addresses the bot, and
+    // the bot is no opponent.
+    let mut open = RoomMessageEventContent::text_plain("challenge chak")
+        .add_mentions(Mentions::with_user_ids([bot_id.clone()]));
+    open.relates_to = Some(Relation::Reply(ReplyRelation::new(InReplyTo::new(
+        challenge.event.clone(),
+    ))));
+    let open = room_b.send(open).await.expect("sent").response.event_id;
+    let reply = bob.notice_to(&room_b, bot_id, &open).await;
+    assert!(reply.body().contains("Challenge #2"), "{}", reply.body());
+    assert!(
+        !reply.body().contains("starts"),
+        "no game against the bot: {}",
+        reply.body()
     );
     bot.stop().await;
 }

@@ -9,6 +9,9 @@ use matrix_sdk::store::RoomLoadSettings;
 
 use super::{DEVICE_NAME, MatrixConfig, MatrixError, SESSION_FILE};
 
+/// When the account first started, inside the store folder.
+const FIRST_START_FILE: &str = "first-start";
+
 /// Builds the client on its store and logs in: from the saved session when there is one,
 /// with the password (then saving the session) otherwise.
 pub(super) async fn connect(config: &MatrixConfig) -> Result<Client, MatrixError> {
@@ -65,6 +68,25 @@ pub(super) async fn connect(config: &MatrixConfig) -> Result<Client, MatrixError
     let json = serde_json::to_vec(&session).map_err(|e| session_error(e.to_string()))?;
     write_private(&path, &json).map_err(|e| session_error(e.to_string()))?;
     Ok(client)
+}
+
+/// When the account first started here (seconds since 1970): read from the store folder, or
+/// recorded there as `now` on the first start.
+pub(super) fn first_start(store: &Path, now: i64) -> std::io::Result<i64> {
+    let path = store.join(FIRST_START_FILE);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => text.trim().parse().map_err(|_| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("{} holds no time", path.display()),
+            )
+        }),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            write_private(&path, now.to_string().as_bytes())?;
+            Ok(now)
+        }
+        Err(error) => Err(error),
+    }
 }
 
 pub(super) fn session_path(store: &Path) -> PathBuf {

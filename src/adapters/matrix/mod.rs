@@ -1,22 +1,25 @@
 //! The Matrix bot: a matrix-sdk client that reads room messages into [`chat::Incoming`]
-//! messages and sends the [`Reply`]s back as `m.notice` replies, with the board as an
-//! `m.image`.
+//! messages and sends the [`Reply`]s back: an `m.text` when it mentions someone (so that
+//! their push rules notify them), an `m.notice` otherwise, with the board as an `m.image`.
 //!
 //! - The client's state and crypto store (SQLite) and the saved login live in one folder
 //!   ([`MatrixConfig::store`]); the first start logs in with the password, later starts restore
 //!   the saved session, so the bot keeps one device and its encryption keys.
-//! - Only messages sent after the start are answered (by their server timestamp), from the
-//!   first sync on, so the backlog is skipped and a command sent while the bot was starting is
-//!   not; the bot never answers itself or `m.notice`s.
+//! - Messages sent while the bot was stopped are answered when it is back, each room's in
+//!   order; only those from before the account's first start, or older than
+//!   [`MatrixConfig::backlog_days`], are skipped. The bot never answers itself or `m.notice`s.
 //! - A message is addressed to the bot when it starts with the prefix (`!pigeon`), with a
-//!   mention of the bot, or is written in a room of two (a direct chat). Other messages are
-//!   only looked at as bare moves.
+//!   mention of the bot, names the bot in `m.mentions`, replies to one of its messages, or is
+//!   written in a room of two (a direct chat). Other messages are only looked at as bare moves.
+//! - A game accepted in a room gets a thread rooted at its start message (unless the room
+//!   turned threads off); its channel is then `!room:server/$root`.
 //! - Matrix has no messages that only one member sees: private replies (errors, lists) are
 //!   replies to the asker's message in the room like the others.
 //! - matrix-sdk runs event handlers one after another inside its sync loop, so each message
 //!   and each invite is handled on a task of its own: a slow answer (a bot move, a replay, a
 //!   join that is retried) never holds up the other rooms.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -28,9 +31,9 @@ use matrix_sdk::ruma::events::room::message::sanitize::remove_plain_reply_fallba
 use matrix_sdk::ruma::events::room::message::{
     MessageType, OriginalSyncRoomMessageEvent, Relation,
 };
-use matrix_sdk::ruma::{Int, MilliSecondsSinceUnixEpoch, OwnedUserId, UserId};
+use matrix_sdk::ruma::{Int, OwnedRoomId, OwnedUserId, RoomId, UserId};
 use matrix_sdk::{Client, Room, RoomState};
-use tokio::sync::watch;
+use tokio::sync::{oneshot, watch};
 use tokio::task::JoinSet;
 use tracing::{info, warn};
 
@@ -44,7 +47,7 @@ mod send;
 mod text;
 use crate::chat::{self, Incoming, Reply};
 use crate::config::Secret;
-use crate::service::{Place, Service, User};
+use crate::service::{DAY, Place, Service, User};
 
 /// The platform name of Matrix.
 pub const PLATFORM: &str = "matrix";
@@ -76,6 +79,9 @@ pub struct MatrixConfig {
     pub prefix: String,
     /// Join rooms only when the inviter's server is one of these (all servers when empty).
     pub allowed_servers: Vec<String>,
+    /// Messages older than this many days when the bot reads them (after a long stop) are
+    /// skipped: `MATRIX_BACKLOG_DAYS`.
+    pub backlog_days: i64,
 }
 
 /// Why the Matrix bot stopped.
@@ -129,8 +135,13 @@ struct Bot {
     prefix: String,
     allowed_servers: Arc<Vec<String>>,
     own: OwnedUserId,
-    /// When the bot started: older messages are backlog, also when they are decrypted late.
-    started: MilliSecondsSinceUnixEpoch,
+    /// When the account first started here (seconds since 1970): older messages were never
+    /// meant for the bot.
+    first_start: i64,
+    /// How old a message may be, in seconds, to be answered still.
+    backlog: i64,
+    /// Each room's messages are answered in order.
+    order: Order,
     /// The messages and invites being handled.
     tasks: Tasks,
 }
@@ -166,6 +177,36 @@ impl Tasks {
     }
 }
 
+/// The last message of each room being answered, so that a room's messages are answered one
+/// after another in the order they came (moves sent while the bot was away replay in order),
+/// while other rooms go on.
+#[derive(Debug, Clone, Default)]
+struct Order(Arc<std::sync::Mutex<HashMap<OwnedRoomId, oneshot::Receiver<()>>>>);
+
+impl Order {
+    /// `work`, to run once the room's previous message is answered.
+    fn after(
+        &self,
+        room: &RoomId,
+        work: impl Future<Output = ()> + Send + 'static,
+    ) -> impl Future<Output = ()> + Send + 'static {
+        let (done, next) = oneshot::channel::<()>();
+        let previous = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(room.to_owned(), next);
+        async move {
+            if let Some(previous) = previous {
+                // Answered, failed or cancelled: either way it is over.
+                let _ = previous.await;
+            }
+            work.await;
+            drop(done);
+        }
+    }
+}
+
 /// Runs the Matrix bot until `shutdown` turns true.
 ///
 /// # Errors
@@ -175,8 +216,12 @@ pub async fn run(
     config: MatrixConfig,
     mut shutdown: watch::Receiver<bool>,
 ) -> Result<(), MatrixError> {
-    let started = MilliSecondsSinceUnixEpoch::now();
     let client = connect(&config).await?;
+    let first_start =
+        login::first_start(&config.store, service.now()).map_err(|source| MatrixError::Store {
+            path: config.store.clone(),
+            source,
+        })?;
     let own = client
         .user_id()
         .expect("connect returns a logged-in client")
@@ -196,7 +241,9 @@ pub async fn run(
         prefix: config.prefix.clone(),
         allowed_servers: Arc::new(config.allowed_servers.clone()),
         own,
-        started,
+        first_start,
+        backlog: config.backlog_days.saturating_mul(DAY),
+        order: Order::default(),
         tasks: Tasks::default(),
     };
     client.add_event_handler_context(bot.clone());
@@ -342,16 +389,33 @@ fn server_allowed(allowed: &[String], server: &str) -> bool {
 
 /// A message is answered on a task of its own, so the sync loop goes on at once.
 async fn on_message(event: OriginalSyncRoomMessageEvent, room: Room, Ctx(bot): Ctx<Bot>) {
-    if room.state() != RoomState::Joined
-        || event.sender == bot.own
-        || event.origin_server_ts < bot.started
-    {
+    if room.state() != RoomState::Joined || event.sender == bot.own {
         return;
     }
     if matches!(event.content.relates_to, Some(Relation::Replacement(_))) {
         return; // an edit: the original was answered
     }
-    bot.tasks.clone().spawn(answer(event, room, bot));
+    let at = i64::from(event.origin_server_ts.as_secs());
+    if let Some(why) = skipped(at, bot.first_start, bot.service.now(), bot.backlog) {
+        info!(room = %room.room_id(), event = %event.event_id, "skipped a message {why}");
+        return;
+    }
+    let work = bot
+        .order
+        .after(room.room_id(), answer(event, room.clone(), bot.clone()));
+    bot.tasks.spawn(work);
+}
+
+/// Why a message stamped `at` is not answered at `now`, if it is not: it predates the
+/// account's first start, or is older than the backlog limit (seconds).
+fn skipped(at: i64, first_start: i64, now: i64, backlog: i64) -> Option<&'static str> {
+    if at < first_start {
+        Some("from before the bot's first start")
+    } else if at < now.saturating_sub(backlog) {
+        Some("older than MATRIX_BACKLOG_DAYS")
+    } else {
+        None
+    }
 }
 
 /// Reads a room message for the chat layer and sends its replies.
@@ -370,13 +434,17 @@ async fn answer(event: OriginalSyncRoomMessageEvent, room: Room, bot: Bot) {
     };
     let direct = room.joined_members_count() == 2;
     let read = read_message(&text, &bot.prefix, &bot.own, direct);
+    // A reply to the bot, or a message whose `m.mentions` names it, is addressed to it; the
+    // author a reply points at (clients add them to `m.mentions`) is no argument of the command.
+    let replied = replied_author(&room, &event).await;
+    let named = event.content.mentions.as_ref().map(|m| &m.user_ids);
+    let addressed = read.addressed
+        || replied.as_ref() == Some(&bot.own)
+        || named.is_some_and(|ids| ids.contains(&bot.own));
     let mut ids = read.mentions;
-    if let Some(mentions) = &event.content.mentions {
-        for id in &mentions.user_ids {
-            let addressing = read.by_mention && *id == bot.own;
-            if !addressing && !ids.contains(id) {
-                ids.push(id.clone());
-            }
+    for id in named.into_iter().flatten() {
+        if *id != bot.own && replied.as_ref() != Some(id) && !ids.contains(id) {
+            ids.push(id.clone());
         }
     }
     let mut mentions = Vec::with_capacity(ids.len());
@@ -392,7 +460,7 @@ async fn answer(event: OriginalSyncRoomMessageEvent, room: Room, bot: Bot) {
         user: member(&room, &event.sender).await,
         text: read.text,
         event_id: Some(event.event_id.to_string()),
-        addressed: read.addressed,
+        addressed,
         mentions,
         manager: manages(&room, &event.sender).await,
     };
@@ -452,6 +520,29 @@ async fn start(
     }
 }
 
+/// The author of the message `event` replies to (a reply within a thread counts; a thread's
+/// fallback to its latest message does not).
+async fn replied_author(room: &Room, event: &OriginalSyncRoomMessageEvent) -> Option<OwnedUserId> {
+    let to = match &event.content.relates_to {
+        Some(Relation::Reply(reply)) => &reply.in_reply_to.event_id,
+        Some(Relation::Thread(thread)) if !thread.is_falling_back => {
+            &thread.in_reply_to.as_ref()?.event_id
+        }
+        _ => return None,
+    };
+    match room.load_or_fetch_event(to, None).await {
+        Ok(replied) => replied
+            .raw()
+            .get_field::<OwnedUserId>("sender")
+            .ok()
+            .flatten(),
+        Err(error) => {
+            warn!(room = %room.room_id(), error = %redacted(&error), "reading a replied message failed");
+            None
+        }
+    }
+}
+
 /// Whether a member may change the room's settings: power level 50 (a moderator) or more.
 async fn manages(room: &Room, id: &UserId) -> bool {
     match room.get_member_no_sync(id).await {
@@ -482,6 +573,22 @@ pub fn parse_servers(list: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_backlog_is_answered_back_to_the_first_start_and_the_limit() {
+        let (first, now, week) = (1_000, 1_000_000, 7 * DAY);
+        assert_eq!(skipped(now - 60, first, now, week), None, "a minute old");
+        assert_eq!(skipped(now - week, first, now, week), None, "just within");
+        assert!(
+            skipped(now - week - 1, first, now, week).is_some(),
+            "too old"
+        );
+        assert!(
+            skipped(first - 1, first, now, 10 * now).is_some(),
+            "before the first start"
+        );
+        assert_eq!(skipped(first, first, now, 10 * now), None);
+    }
 
     #[test]
     fn servers_are_a_comma_list() {
