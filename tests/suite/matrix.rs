@@ -652,14 +652,6 @@ async fn a_restarted_bot_keeps_its_device_and_the_game_and_answers_what_it_misse
     let board = alice.ask(&room_a, bot_id, "!pigeon board").await;
     assert!(board.body().contains("Game #1 (Chad)"), "{}", board.body());
 
-    for event in &answered {
-        let replies: Vec<Seen> = alice
-            .replies(&room_a, bot_id, event)
-            .into_iter()
-            .filter(Seen::is_text)
-            .collect();
-        assert_eq!(replies.len(), 1, "{event} answered once: {replies:?}");
-    }
     answered.push(missed);
     answered.push(missed_move);
     for event in &answered {
