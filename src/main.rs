@@ -283,6 +283,13 @@ struct MatrixArgs {
         default_value = ""
     )]
     allowed_servers: String,
+    /// Messages older than this many days are skipped after a long stop.
+    #[arg(
+        long = "matrix-backlog-days",
+        env = "MATRIX_BACKLOG_DAYS",
+        default_value_t = 7
+    )]
+    backlog_days: i64,
 }
 
 #[cfg(feature = "matrix")]
@@ -312,6 +319,7 @@ impl MatrixArgs {
             store,
             prefix: self.prefix,
             allowed_servers: matrix::parse_servers(&self.allowed_servers),
+            backlog_days: self.backlog_days,
         }))
     }
 }

@@ -62,6 +62,8 @@ pub enum Command {
     Stats(Option<String>),
     /// The community's caps, or a change of one (managers only).
     Limits(Option<(Cap, i64)>),
+    /// Whether games started here get a thread each, or a change of it (managers only).
+    Threads(Option<bool>),
     Help(Option<String>),
 }
 
@@ -252,6 +254,16 @@ fn parse_args(spec: &'static Spec, args: &[&str]) -> Result<Command, UsageError>
             return Ok(Command::Stats(rest.first().map(|name| (*name).to_owned())));
         }
         "limits" => return parse_limits(&rest, number).map_err(fail),
+        "threads" => {
+            let on = match rest.first().map(|w| w.to_ascii_lowercase()).as_deref() {
+                None => None,
+                Some("on" | "yes") => Some(true),
+                Some("off" | "no") => Some(false),
+                Some(other) => return Err(fail(format!("\"{}\" is not on or off.", inert(other)))),
+            };
+            no_more(rest.get(1..).unwrap_or_default())?;
+            return Ok(Command::Threads(on));
+        }
         _ => {
             let topic = (!rest.is_empty()).then(|| rest.join(" ").to_ascii_lowercase());
             return Ok(Command::Help(topic));

@@ -562,6 +562,21 @@ async fn execute(
                 change.map(|(cap, _)| cap),
             )))
         }
+        Command::Threads(change) => {
+            let on = match change {
+                Some(_) if !incoming.manager => return Err(ServiceError::NotAManager),
+                Some(on) => {
+                    service.set_threads(place, on).await?;
+                    on
+                }
+                None => service.threads_on(place).await?,
+            };
+            one(Reply::private(if on {
+                "Each game started here gets a thread of its own (`threads off` to change it)."
+            } else {
+                "Games started here are played in the channel itself (`threads on` to change it)."
+            }))
+        }
         Command::Help(topic) => one(Reply::private(help(topic.as_deref()))),
     }
 }

@@ -148,6 +148,13 @@ pub const COMMANDS: &[Spec] = &[
         summary: "this community's caps per player; its managers can change them",
     },
     Spec {
+        name: "threads",
+        aliases: &[],
+        usage: "[on|off]",
+        summary: "whether each game started here gets a thread of its own; its managers can \
+                  change it",
+    },
+    Spec {
         name: "help",
         aliases: &["?", "commands"],
         usage: "[command | game pieces]",

@@ -14,8 +14,10 @@ use std::time::Duration;
 use matrix_sdk::config::SyncSettings;
 use matrix_sdk::media::{MediaFormat, MediaRequestParameters};
 use matrix_sdk::ruma::api::client::keys::get_keys;
+use matrix_sdk::ruma::api::client::push::get_notifications;
 use matrix_sdk::ruma::api::client::room::create_room;
 use matrix_sdk::ruma::events::Mentions;
+use matrix_sdk::ruma::events::relation::{InReplyTo, Reply as ReplyRelation, Thread};
 use matrix_sdk::ruma::events::room::message::{
     MessageType, OriginalSyncRoomMessageEvent, Relation, RoomMessageEventContent,
 };
@@ -62,6 +64,7 @@ fn user_id(name: &str) -> OwnedUserId {
 /// A message some client saw.
 #[derive(Debug, Clone)]
 struct Seen {
+    event: OwnedEventId,
     sender: OwnedUserId,
     room: OwnedRoomId,
     content: RoomMessageEventContent,
@@ -79,8 +82,24 @@ impl Seen {
         }
     }
 
+    /// The root of the thread it is in.
+    fn thread(&self) -> Option<&OwnedEventId> {
+        match &self.content.relates_to {
+            Some(Relation::Thread(thread)) => Some(&thread.event_id),
+            _ => None,
+        }
+    }
+
     fn body(&self) -> &str {
         self.content.body()
+    }
+
+    /// Whether it is text (an `m.text` or an `m.notice`), not a picture.
+    fn is_text(&self) -> bool {
+        matches!(
+            self.content.msgtype,
+            MessageType::Text(_) | MessageType::Notice(_)
+        )
     }
 }
 
@@ -123,6 +142,7 @@ async fn person(server: &Homeserver, name: &str) -> Person {
         let log = log.clone();
         async move {
             log.lock().expect("not poisoned").push(Seen {
+                event: event.event_id,
                 sender: event.sender,
                 room: room.room_id().to_owned(),
                 content: event.content,
@@ -169,14 +189,37 @@ impl Person {
             .collect()
     }
 
-    /// Waits for the bot's notice that replies to `event`.
+    /// Waits for the bot's text that replies to `event`.
     async fn notice_to(&self, room: &Room, bot: &UserId, event: &OwnedEventId) -> Seen {
         wait_for(&format!("the bot's reply to {event}"), async || {
             self.replies(room, bot, event)
                 .into_iter()
-                .find(|s| matches!(s.content.msgtype, MessageType::Notice(_)))
+                .find(Seen::is_text)
         })
         .await
+    }
+
+    /// The events that notified this person by their push rules (Synapse's own evaluation:
+    /// `GET /notifications` lists what matched a notifying rule, pusher or not).
+    async fn notifications(&self) -> Vec<OwnedEventId> {
+        let response = self
+            .client
+            .send(get_notifications::v3::Request::new())
+            .await
+            .expect("the notifications");
+        response
+            .notifications
+            .iter()
+            .filter_map(|n| n.event.get_field::<OwnedEventId>("event_id").ok().flatten())
+            .collect()
+    }
+
+    /// Waits until `event` notified this person.
+    async fn notified(&self, event: &OwnedEventId) {
+        wait_for(&format!("{event} to notify {}", self.id), async || {
+            self.notifications().await.contains(event).then_some(())
+        })
+        .await;
     }
 
     /// The room as this client knows it, once it has joined.
@@ -191,7 +234,16 @@ impl Person {
 
     /// Sends a plain text message and returns its event id.
     async fn say(&self, room: &Room, text: &str) -> OwnedEventId {
-        room.send(RoomMessageEventContent::text_plain(text))
+        self.say_in(room, None, text).await
+    }
+
+    /// Sends a plain text message, in the thread rooted at `thread` when given.
+    async fn say_in(&self, room: &Room, thread: Option<&OwnedEventId>, text: &str) -> OwnedEventId {
+        let mut content = RoomMessageEventContent::text_plain(text);
+        if let Some(root) = thread {
+            content.relates_to = Some(Relation::Thread(Thread::plain(root.clone(), root.clone())));
+        }
+        room.send(content)
             .await
             .unwrap_or_else(|e| panic!("{} sends {text:?}: {e}", self.id))
             .response
@@ -200,7 +252,18 @@ impl Person {
 
     /// Says `text` and waits for the bot's notice in reply.
     async fn ask(&self, room: &Room, bot: &UserId, text: &str) -> Seen {
-        let event = self.say(room, text).await;
+        self.ask_in(room, None, bot, text).await
+    }
+
+    /// Says `text`, in a thread when given, and waits for the bot's answer.
+    async fn ask_in(
+        &self,
+        room: &Room,
+        thread: Option<&OwnedEventId>,
+        bot: &UserId,
+        text: &str,
+    ) -> Seen {
+        let event = self.say_in(room, thread, text).await;
         self.notice_to(room, bot, &event).await
     }
 }
@@ -212,7 +275,13 @@ struct BotRun {
     store: Store,
 }
 
-async fn start_bot(server: &Homeserver, name: &str, db: &Path, matrix_store: &Path) -> BotRun {
+async fn start_bot(
+    server: &Homeserver,
+    name: &str,
+    db: &Path,
+    matrix_store: &Path,
+    backlog_days: i64,
+) -> BotRun {
     let store = Store::open(db).await.expect("the game database opens");
     let service = Service::new(store.clone(), Arc::new(SystemClock));
     let config = MatrixConfig {
@@ -222,6 +291,7 @@ async fn start_bot(server: &Homeserver, name: &str, db: &Path, matrix_store: &Pa
         store: matrix_store.to_owned(),
         prefix: String::from("!pigeon"),
         allowed_servers: vec![String::from("localhost")],
+        backlog_days,
     };
     let (stop, shutdown) = watch::channel(false);
     let task = tokio::spawn(matrix::run(service, config, shutdown));
@@ -268,15 +338,16 @@ async fn room_with(owner: &Person, others: &[&Person], bot: &UserId, encrypted: 
     room
 }
 
-/// Checks a reply mentions `who` properly: `m.mentions` and a pill in the HTML body.
+/// Checks a reply mentions `who` properly: an `m.text` (push rules never notify for an
+/// `m.notice`) with `m.mentions` and a pill in the HTML body.
 fn assert_mentions(seen: &Seen, who: &UserId) {
     let mentions = seen.content.mentions.as_ref().expect("m.mentions is set");
     assert!(
         mentions.user_ids.contains(who),
         "{who} in m.mentions: {seen:?}"
     );
-    let MessageType::Notice(notice) = &seen.content.msgtype else {
-        panic!("a notice: {seen:?}");
+    let MessageType::Text(notice) = &seen.content.msgtype else {
+        panic!("an m.text: {seen:?}");
     };
     let html = &notice.formatted.as_ref().expect("an HTML body").body;
     assert!(
@@ -285,14 +356,26 @@ fn assert_mentions(seen: &Seen, who: &UserId) {
     );
 }
 
-/// Waits for the board picture that replies to `event`, checks its `info`, downloads and
-/// decodes it.
-async fn board_image(person: &Person, room: &Room, bot: &UserId, event: &OwnedEventId) {
+/// Waits for the board picture that replies to `event` (or, with `in_thread`, that is in
+/// the thread rooted at `event`), checks its `info`, downloads and decodes it.
+async fn board_image(
+    person: &Person,
+    room: &Room,
+    bot: &UserId,
+    event: &OwnedEventId,
+    in_thread: bool,
+) {
     let seen = wait_for("the board picture", async || {
-        person
-            .replies(room, bot, event)
-            .into_iter()
-            .find(|s| matches!(s.content.msgtype, MessageType::Image(_)))
+        person.seen().into_iter().find(|s| {
+            s.room == room.room_id()
+                && s.sender == bot
+                && matches!(s.content.msgtype, MessageType::Image(_))
+                && if in_thread {
+                    s.thread() == Some(event)
+                } else {
+                    s.reply_to() == Some(event)
+                }
+        })
     })
     .await;
     let MessageType::Image(image) = &seen.content.msgtype else {
@@ -327,8 +410,10 @@ async fn board_image(person: &Person, room: &Room, bot: &UserId, event: &OwnedEv
 }
 
 /// A whole Chak game in `room`: challenge with a pill, accept, the board picture, bare and
-/// prefixed moves, and the end by threefold repetition.
-async fn full_game(room_a: &Room, alice: &Person, bob: &Person, bot: &UserId) {
+/// prefixed moves, and the end by threefold repetition. With `threaded`, the game goes on in
+/// a thread rooted at the start message, where moves need no game number; the challenge and
+/// every turn notify the player they address.
+async fn full_game(room_a: &Room, alice: &Person, bob: &Person, bot: &UserId, threaded: bool) {
     let room_b = bob.room(&room_a.room_id().to_owned()).await;
     let challenge = RoomMessageEventContent::text_html(
         "!pigeon challenge Bob chak 3 days white",
@@ -347,6 +432,9 @@ async fn full_game(room_a: &Room, alice: &Person, bob: &Person, bot: &UserId) {
     let reply = alice.notice_to(room_a, bot, &event).await;
     assert!(reply.body().contains("Challenge #1"), "{}", reply.body());
     assert_mentions(&reply, &bob.id);
+    if !room_a.encryption_state().is_encrypted() {
+        bob.notified(&reply.event).await;
+    }
 
     let accept = bob.say(&room_b, "!pigeon accept").await;
     let start = bob.notice_to(&room_b, bot, &accept).await;
@@ -355,8 +443,13 @@ async fn full_game(room_a: &Room, alice: &Person, bob: &Person, bot: &UserId) {
         "{}",
         start.body()
     );
+    assert_eq!(start.thread(), None, "the start is the thread's root");
     assert_mentions(&start, &alice.id);
-    board_image(bob, &room_b, bot, &accept).await;
+    let thread = threaded.then(|| start.event.clone());
+    match &thread {
+        Some(root) => board_image(bob, &room_b, bot, root, true).await,
+        None => board_image(bob, &room_b, bot, &accept, false).await,
+    }
 
     // Bare moves (not addressed) and prefixed ones, as players would mix them.
     let turns: [(&Person, &Room, &str, &str); 9] = [
@@ -376,18 +469,24 @@ async fn full_game(room_a: &Room, alice: &Person, bob: &Person, bot: &UserId) {
         ),
     ];
     for (index, (who, room, text, expected)) in turns.into_iter().enumerate() {
-        let reply = who.ask(room, bot, text).await;
+        let reply = who.ask_in(room, thread.as_ref(), bot, text).await;
         assert!(
             reply.body().contains(expected),
             "turn {index} {text:?}: {}",
             reply.body()
         );
+        assert_eq!(reply.thread(), thread.as_ref(), "turn {index} in its place");
         if index < 8 {
-            let next = if index % 2 == 0 { &bob.id } else { &alice.id };
-            assert_mentions(&reply, next);
+            let next = if index % 2 == 0 { bob } else { alice };
+            assert_mentions(&reply, &next.id);
+            if index < 2 && !room_a.encryption_state().is_encrypted() {
+                next.notified(&reply.event).await;
+            }
         }
     }
-    let over = bob.ask(&room_b, bot, "!pigeon Vd8").await;
+    let over = bob
+        .ask_in(&room_b, thread.as_ref(), bot, "!pigeon Vd8")
+        .await;
     assert!(over.body().contains("is over"), "{}", over.body());
 }
 
@@ -427,6 +526,7 @@ impl Scene {
             self.bot.localpart(),
             &self.db(),
             &self.matrix_store(),
+            7,
         )
         .await
     }
@@ -439,13 +539,13 @@ async fn a_full_game_in_an_unencrypted_room() {
     let bot = scene.start_bot().await;
     let room = room_with(&scene.alice, &[&scene.bob], &scene.bot, false).await;
     assert!(!room.encryption_state().is_encrypted());
-    full_game(&room, &scene.alice, &scene.bob, &scene.bot).await;
+    full_game(&room, &scene.alice, &scene.bob, &scene.bot, true).await;
     bot.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs a Synapse homeserver; tests/run starts one"]
-async fn a_full_game_in_an_encrypted_room() {
+async fn a_full_game_in_an_encrypted_room_without_threads() {
     let scene = scene("encrypted").await;
     let bot = scene.start_bot().await;
     let room = room_with(&scene.alice, &[&scene.bob], &scene.bot, true).await;
@@ -455,7 +555,23 @@ async fn a_full_game_in_an_encrypted_room() {
             .expect("the state")
             .is_encrypted()
     );
-    full_game(&room, &scene.alice, &scene.bob, &scene.bot).await;
+    // Threads are the room's setting: a moderator's (power level 50) to change.
+    let room_b = scene.bob.room(&room.room_id().to_owned()).await;
+    let refused = scene
+        .bob
+        .ask(&room_b, &scene.bot, "!pigeon threads off")
+        .await;
+    assert!(refused.body().contains("managers"), "{}", refused.body());
+    let off = scene
+        .alice
+        .ask(&room, &scene.bot, "!pigeon threads off")
+        .await;
+    assert!(
+        off.body().contains("played in the channel"),
+        "{}",
+        off.body()
+    );
+    full_game(&room, &scene.alice, &scene.bob, &scene.bot, false).await;
     bot.stop().await;
 }
 
@@ -473,12 +589,13 @@ async fn devices_of(person: &Person, user: &UserId) -> Vec<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs a Synapse homeserver; tests/run starts one"]
-async fn a_restarted_bot_keeps_its_device_and_the_game_and_skips_old_commands() {
+async fn a_restarted_bot_keeps_its_device_and_the_game_and_answers_what_it_missed() {
     let scene = scene("restart").await;
     let (alice, bob, bot_id) = (&scene.alice, &scene.bob, &scene.bot);
     let bot = scene.start_bot().await;
     let room_a = room_with(alice, &[bob], bot_id, true).await;
     let room_b = bob.room(&room_a.room_id().to_owned()).await;
+    alice.ask(&room_a, bot_id, "!pigeon threads off").await;
     let session = scene.matrix_store().join("session.json");
     let saved = std::fs::read(&session).expect("the login is saved in the store folder");
     #[cfg(unix)]
@@ -509,8 +626,9 @@ async fn a_restarted_bot_keeps_its_device_and_the_game_and_skips_old_commands() 
     assert_eq!(devices.len(), 1, "one device: {devices:?}");
 
     bot.stop().await;
-    // Written while the bot is away: the backlog, never answered.
+    // Written while the bot is away: answered when it is back, in order.
     let missed = bob.say(&room_b, "!pigeon board").await;
+    let missed_move = bob.say(&room_b, "!pigeon move #1 Rl10").await;
 
     let bot = scene.start_bot().await;
     assert_eq!(
@@ -518,8 +636,10 @@ async fn a_restarted_bot_keeps_its_device_and_the_game_and_skips_old_commands() 
         saved,
         "the saved login is restored, not replaced"
     );
-    let second = bob.say(&room_b, "!pigeon move Rl10").await;
-    let reply = bob.notice_to(&room_b, bot_id, &second).await;
+    let board = bob.notice_to(&room_b, bot_id, &missed).await;
+    assert!(board.body().contains("Game #1 (Chad)"), "{}", board.body());
+    let reply = bob.notice_to(&room_b, bot_id, &missed_move).await;
+    assert!(board.at <= reply.at, "answered in the order they were sent");
     assert!(
         reply
             .body()
@@ -532,22 +652,67 @@ async fn a_restarted_bot_keeps_its_device_and_the_game_and_skips_old_commands() 
     let board = alice.ask(&room_a, bot_id, "!pigeon board").await;
     assert!(board.body().contains("Game #1 (Chad)"), "{}", board.body());
 
+    answered.push(missed);
+    answered.push(missed_move);
     for event in &answered {
         let replies: Vec<Seen> = alice
             .replies(&room_a, bot_id, event)
             .into_iter()
-            .filter(|s| matches!(s.content.msgtype, MessageType::Notice(_)))
+            .filter(Seen::is_text)
             .collect();
         assert_eq!(replies.len(), 1, "{event} answered once: {replies:?}");
     }
-    assert!(
-        alice.replies(&room_a, bot_id, &missed).is_empty(),
-        "a command from before the start is not answered"
-    );
     assert_eq!(
         devices_of(alice, bot_id).await,
         devices,
         "the same single device after the restart"
+    );
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a Synapse homeserver; tests/run starts one"]
+async fn replying_to_the_bot_addresses_it() {
+    let scene = scene("reply").await;
+    let (alice, bob, bot_id) = (&scene.alice, &scene.bob, &scene.bot);
+    let bot = scene.start_bot().await;
+    let room_a = room_with(alice, &[bob], bot_id, false).await;
+    let room_b = bob.room(&room_a.room_id().to_owned()).await;
+    let challenge = alice
+        .ask(
+            &room_a,
+            bot_id,
+            &format!("!pigeon challenge {} chak", bob.id),
+        )
+        .await;
+
+    // `accept` as a reply to the challenge, without the prefix.
+    let mut accept = RoomMessageEventContent::text_plain("accept");
+    accept.relates_to = Some(Relation::Reply(ReplyRelation::new(InReplyTo::new(
+        challenge.event.clone(),
+    ))));
+    let accept = room_b.send(accept).await.expect("sent").response.event_id;
+    let start = bob.notice_to(&room_b, bot_id, &accept).await;
+    assert!(
+        start.body().contains("Game #1 (Chak) starts"),
+        "{}",
+        start.body()
+    );
+
+    // A reply to the bot names it in m.mentions (as clients do): that addresses the bot, and
+    // the bot is no opponent.
+    let mut open = RoomMessageEventContent::text_plain("challenge chak")
+        .add_mentions(Mentions::with_user_ids([bot_id.clone()]));
+    open.relates_to = Some(Relation::Reply(ReplyRelation::new(InReplyTo::new(
+        challenge.event.clone(),
+    ))));
+    let open = room_b.send(open).await.expect("sent").response.event_id;
+    let reply = bob.notice_to(&room_b, bot_id, &open).await;
+    assert!(reply.body().contains("Challenge #2"), "{}", reply.body());
+    assert!(
+        !reply.body().contains("starts"),
+        "no game against the bot: {}",
+        reply.body()
     );
     bot.stop().await;
 }
@@ -562,6 +727,7 @@ async fn someone_not_playing_gets_a_friendly_refusal() {
     let room_a = room_with(alice, &[bob, &carol], bot_id, false).await;
     let room_b = bob.room(&room_a.room_id().to_owned()).await;
     let room_c = carol.room(&room_a.room_id().to_owned()).await;
+    alice.ask(&room_a, bot_id, "!pigeon threads off").await;
 
     alice
         .ask(
@@ -597,6 +763,7 @@ async fn a_slow_answer_in_one_room_holds_up_no_other() {
     let bot = scene.start_bot().await;
     let room_a = room_with(alice, &[], bot_id, false).await;
     let room_b = room_with(bob, &[], bot_id, false).await;
+    alice.ask(&room_a, bot_id, "!pigeon threads off").await;
     let start = alice
         .ask(
             &room_a,

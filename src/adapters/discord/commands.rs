@@ -16,8 +16,10 @@ pub(super) const PRIVATE_COMMANDS: &[&str] = &[
 /// The slash commands: one per command of the grammar, plus the server's thread setting.
 #[must_use]
 pub fn slash_commands() -> Vec<CreateCommand> {
+    // `threads` is the server's own command below, for managers only.
     let mut commands: Vec<CreateCommand> = chat::COMMANDS
         .iter()
+        .filter(|spec| spec.name != "threads")
         .map(|spec| {
             CreateCommand::new(spec.name)
                 .description(short(spec.summary, 100))

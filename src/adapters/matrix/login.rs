@@ -1,0 +1,159 @@
+//! Logging in: the client on its store folder, the saved login restored or made.
+
+use std::path::{Path, PathBuf};
+
+use matrix_sdk::Client;
+use matrix_sdk::authentication::matrix::MatrixSession;
+use matrix_sdk::ruma::api::error::ErrorKind;
+use matrix_sdk::store::RoomLoadSettings;
+
+use super::{DEVICE_NAME, MatrixConfig, MatrixError, SESSION_FILE};
+
+/// When the account first started, inside the store folder.
+const FIRST_START_FILE: &str = "first-start";
+
+/// Builds the client on its store and logs in: from the saved session when there is one,
+/// with the password (then saving the session) otherwise.
+pub(super) async fn connect(config: &MatrixConfig) -> Result<Client, MatrixError> {
+    private_folder(&config.store).map_err(|source| MatrixError::Store {
+        path: config.store.clone(),
+        source,
+    })?;
+    let client = Client::builder()
+        .homeserver_url(&config.homeserver)
+        .sqlite_store(&config.store, None)
+        .build()
+        .await
+        .map_err(|source| MatrixError::Client {
+            homeserver: config.homeserver.clone(),
+            source: Box::new(source),
+        })?;
+    let path = session_path(&config.store);
+    let session_error = |message: String| MatrixError::Session {
+        path: path.clone(),
+        message,
+    };
+    match std::fs::read(&path) {
+        Ok(bytes) => {
+            let session: MatrixSession =
+                serde_json::from_slice(&bytes).map_err(|e| session_error(e.to_string()))?;
+            client
+                .matrix_auth()
+                .restore_session(session, RoomLoadSettings::default())
+                .await
+                .map_err(|e| session_error(e.to_string()))?;
+            return Ok(client);
+        }
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+        Err(error) => return Err(session_error(error.to_string())),
+    }
+    let password = config
+        .password
+        .as_ref()
+        .ok_or_else(|| MatrixError::NoPassword(config.store.clone()))?;
+    client
+        .matrix_auth()
+        .login_username(&config.user, password.expose())
+        .initial_device_display_name(DEVICE_NAME)
+        .send()
+        .await
+        .map_err(|source| MatrixError::Login {
+            user: config.user.clone(),
+            source: Box::new(source),
+        })?;
+    let session = client
+        .matrix_auth()
+        .session()
+        .expect("a successful login leaves a session");
+    let json = serde_json::to_vec(&session).map_err(|e| session_error(e.to_string()))?;
+    write_private(&path, &json).map_err(|e| session_error(e.to_string()))?;
+    Ok(client)
+}
+
+/// When the account first started here (seconds since 1970): read from the store folder, or
+/// recorded there as `now` on the first start.
+pub(super) fn first_start(store: &Path, now: i64) -> std::io::Result<i64> {
+    let path = store.join(FIRST_START_FILE);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => text.trim().parse().map_err(|_| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("{} holds no time", path.display()),
+            )
+        }),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            write_private(&path, now.to_string().as_bytes())?;
+            Ok(now)
+        }
+        Err(error) => Err(error),
+    }
+}
+
+pub(super) fn session_path(store: &Path) -> PathBuf {
+    store.join(SESSION_FILE)
+}
+
+/// Creates a folder only its owner can open (mode 0700), or makes an existing one so: the
+/// store folder holds the access token and the encryption keys.
+fn private_folder(path: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(path)?;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o700))
+    }
+    #[cfg(not(unix))]
+    std::fs::create_dir_all(path)
+}
+
+/// Writes a file only its owner can read (it holds the access token).
+fn write_private(path: &Path, data: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut file = options.open(path)?;
+    file.write_all(data)?;
+    file.sync_all()
+}
+
+pub(super) fn logged_out(error: &matrix_sdk::Error) -> bool {
+    matches!(
+        error.client_api_error_kind(),
+        Some(ErrorKind::UnknownToken(_))
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn the_store_folder_is_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |path: &Path| {
+            std::fs::metadata(path)
+                .expect("the folder exists")
+                .permissions()
+                .mode()
+                & 0o777
+        };
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let fresh = dir.path().join("pigeon-matrix");
+        private_folder(&fresh).expect("created");
+        assert_eq!(mode(&fresh), 0o700);
+        let open = dir.path().join("open");
+        std::fs::create_dir(&open).expect("created");
+        std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o755)).expect("set");
+        private_folder(&open).expect("tightened");
+        assert_eq!(mode(&open), 0o700);
+    }
+}

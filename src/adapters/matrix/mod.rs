@@ -1,0 +1,601 @@
+//! The Matrix bot: a matrix-sdk client that reads room messages into [`chat::Incoming`]
+//! messages and sends the [`Reply`]s back: an `m.text` when it mentions someone (so that
+//! their push rules notify them), an `m.notice` otherwise, with the board as an `m.image`.
+//!
+//! - The client's state and crypto store (SQLite) and the saved login live in one folder
+//!   ([`MatrixConfig::store`]); the first start logs in with the password, later starts restore
+//!   the saved session, so the bot keeps one device and its encryption keys.
+//! - Messages sent while the bot was stopped are answered when it is back, each room's in
+//!   order; only those from before the account's first start, or older than
+//!   [`MatrixConfig::backlog_days`], are skipped. The bot never answers itself or `m.notice`s.
+//! - A message is addressed to the bot when it starts with the prefix (`!pigeon`), with a
+//!   mention of the bot, names the bot in `m.mentions`, replies to one of its messages, or is
+//!   written in a room of two (a direct chat). Other messages are only looked at as bare moves.
+//! - A game accepted in a room gets a thread rooted at its start message (unless the room
+//!   turned threads off); its channel is then `!room:server/$root`.
+//! - Matrix has no messages that only one member sees: private replies (errors, lists) are
+//!   replies to the asker's message in the room like the others.
+//! - matrix-sdk runs event handlers one after another inside its sync loop, so each message
+//!   and each invite is handled on a task of its own: a slow answer (a bot move, a replay, a
+//!   join that is retried) never holds up the other rooms.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use matrix_sdk::config::SyncSettings;
+use matrix_sdk::event_handler::Ctx;
+use matrix_sdk::ruma::events::room::member::StrippedRoomMemberEvent;
+use matrix_sdk::ruma::events::room::message::sanitize::remove_plain_reply_fallback;
+use matrix_sdk::ruma::events::room::message::{
+    MessageType, OriginalSyncRoomMessageEvent, Relation,
+};
+use matrix_sdk::ruma::{Int, OwnedRoomId, OwnedUserId, RoomId, UserId};
+use matrix_sdk::{Client, Room, RoomState};
+use tokio::sync::{oneshot, watch};
+use tokio::task::JoinSet;
+use tracing::{info, warn};
+
+use super::redacted;
+use login::{connect, logged_out, session_path};
+use send::{Target, place_of, send, send_picture, send_text, where_is};
+pub use text::{Read, html_to_text, read_message, render};
+
+mod login;
+mod send;
+mod text;
+use crate::chat::{self, Incoming, Reply};
+use crate::config::Secret;
+use crate::service::{DAY, Place, Service, User};
+
+/// The platform name of Matrix.
+pub const PLATFORM: &str = "matrix";
+/// The command prefix when none is configured.
+pub const DEFAULT_PREFIX: &str = "!pigeon";
+/// The saved login, inside the store folder.
+const SESSION_FILE: &str = "session.json";
+/// The device name other members see in their clients.
+const DEVICE_NAME: &str = "Pigeon";
+/// How often the clocks are looked at.
+const TICK: Duration = Duration::from_secs(60);
+/// How long to wait before syncing again after the homeserver failed.
+const RETRY: Duration = Duration::from_secs(5);
+/// How long a stopping bot waits for the messages and invites it is still handling.
+const FINISH: Duration = Duration::from_secs(10);
+
+/// How the Matrix bot connects.
+#[derive(Debug, Clone)]
+pub struct MatrixConfig {
+    /// The homeserver's URL, such as `https://matrix.example.org`.
+    pub homeserver: String,
+    /// The bot's account: `@pigeon:example.org` or the local part `pigeon`.
+    pub user: String,
+    /// The account's password, needed only for the first login.
+    pub password: Option<Secret>,
+    /// The folder of the client's SQLite state and crypto store and of the saved login.
+    pub store: PathBuf,
+    /// The command prefix, such as `!pigeon`.
+    pub prefix: String,
+    /// Join rooms only when the inviter's server is one of these (all servers when empty).
+    pub allowed_servers: Vec<String>,
+    /// Messages older than this many days when the bot reads them (after a long stop) are
+    /// skipped: `MATRIX_BACKLOG_DAYS`.
+    pub backlog_days: i64,
+}
+
+/// Why the Matrix bot stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum MatrixError {
+    /// The store folder could not be created or made private.
+    #[error("the Matrix store folder {path}: {source}")]
+    Store {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The client could not be set up (a bad homeserver URL, or the store folder).
+    #[error("cannot set up the Matrix client for {homeserver}: {source}")]
+    Client {
+        homeserver: String,
+        #[source]
+        source: Box<matrix_sdk::ClientBuildError>,
+    },
+    /// There is no saved session and no password to log in with.
+    #[error("no saved Matrix login in {0} and no MATRIX_PASSWORD: set it for the first start")]
+    NoPassword(PathBuf),
+    /// The homeserver refused the login.
+    #[error("logging in to Matrix as {user} failed: {source}")]
+    Login {
+        user: String,
+        #[source]
+        source: Box<matrix_sdk::Error>,
+    },
+    /// The saved login could not be read or written.
+    #[error("the saved Matrix login {path}: {message}")]
+    Session { path: PathBuf, message: String },
+    /// The homeserver no longer accepts the saved login (it was logged out).
+    #[error(
+        "the homeserver no longer accepts the saved Matrix login; delete {0} and start again \
+         with MATRIX_PASSWORD set"
+    )]
+    LoggedOut(PathBuf),
+    /// Syncing failed in a way retrying will not mend.
+    #[error("syncing with the Matrix homeserver failed: {0}")]
+    Sync(#[source] Box<matrix_sdk::Error>),
+}
+
+/// The power level from which a member may change the room's settings (a moderator's).
+const MANAGER_LEVEL: u32 = 50;
+
+/// What the event handlers share.
+#[derive(Debug, Clone)]
+struct Bot {
+    service: Service,
+    prefix: String,
+    allowed_servers: Arc<Vec<String>>,
+    own: OwnedUserId,
+    /// When the account first started here (seconds since 1970): older messages were never
+    /// meant for the bot.
+    first_start: i64,
+    /// How old a message may be, in seconds, to be answered still.
+    backlog: i64,
+    /// Each room's messages are answered in order.
+    order: Order,
+    /// The messages and invites being handled.
+    tasks: Tasks,
+}
+
+/// Work running beside the sync loop, one task per message or invite, waited for when the
+/// bot stops (so nothing is cut off halfway while the database closes).
+#[derive(Debug, Clone, Default)]
+struct Tasks(Arc<std::sync::Mutex<JoinSet<()>>>);
+
+impl Tasks {
+    /// Starts `work` on a task of its own.
+    fn spawn(&self, work: impl Future<Output = ()> + Send + 'static) {
+        let mut set = self.lock();
+        // Forget the tasks that are done (a panic was already reported by the runtime).
+        while set.try_join_next().is_some() {}
+        set.spawn(work);
+    }
+
+    /// Waits for the tasks under way, for at most [`FINISH`]; those still running then are
+    /// cancelled.
+    async fn finish(&self) {
+        let mut set = std::mem::take(&mut *self.lock());
+        let all = async { while set.join_next().await.is_some() {} };
+        if tokio::time::timeout(FINISH, all).await.is_err() {
+            warn!("stopped before every message was answered");
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, JoinSet<()>> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// The last message of each room being answered, so that a room's messages are answered one
+/// after another in the order they came (moves sent while the bot was away replay in order),
+/// while other rooms go on.
+#[derive(Debug, Clone, Default)]
+struct Order(Arc<std::sync::Mutex<HashMap<OwnedRoomId, oneshot::Receiver<()>>>>);
+
+impl Order {
+    /// `work`, to run once the room's previous message is answered.
+    fn after(
+        &self,
+        room: &RoomId,
+        work: impl Future<Output = ()> + Send + 'static,
+    ) -> impl Future<Output = ()> + Send + 'static {
+        let (done, next) = oneshot::channel::<()>();
+        let previous = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(room.to_owned(), next);
+        async move {
+            if let Some(previous) = previous {
+                // Answered, failed or cancelled: either way it is over.
+                let _ = previous.await;
+            }
+            work.await;
+            drop(done);
+        }
+    }
+}
+
+/// Runs the Matrix bot until `shutdown` turns true.
+///
+/// # Errors
+/// [`MatrixError`] when the client cannot be set up, the login fails or is revoked.
+pub async fn run(
+    service: Service,
+    config: MatrixConfig,
+    mut shutdown: watch::Receiver<bool>,
+) -> Result<(), MatrixError> {
+    let client = connect(&config).await?;
+    let first_start =
+        login::first_start(&config.store, service.now()).map_err(|source| MatrixError::Store {
+            path: config.store.clone(),
+            source,
+        })?;
+    let own = client
+        .user_id()
+        .expect("connect returns a logged-in client")
+        .to_owned();
+    let name = client
+        .account()
+        .get_display_name()
+        .await
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| own.localpart().to_owned());
+    service.register_bot(&User::new(PLATFORM, own.as_str(), &name));
+    info!(user = %own, "Matrix bot logged in");
+
+    let bot = Bot {
+        service: service.clone(),
+        prefix: config.prefix.clone(),
+        allowed_servers: Arc::new(config.allowed_servers.clone()),
+        own,
+        first_start,
+        backlog: config.backlog_days.saturating_mul(DAY),
+        order: Order::default(),
+        tasks: Tasks::default(),
+    };
+    client.add_event_handler_context(bot.clone());
+    // Messages are read from the first sync on: a command sent while the bot was starting is
+    // answered; the backlog from before `started` is not (and an event already answered
+    // before a restart is recognised by its id).
+    client.add_event_handler(on_message);
+
+    // The first sync brings the state and the invites that came while the bot was away.
+    let session = session_path(&config.store);
+    let first = tokio::select! {
+        result = client.sync_once(SyncSettings::default()) => result,
+        _ = shutdown.wait_for(|stop| *stop) => return Ok(()),
+    };
+    let token = match first {
+        Ok(response) => Some(response.next_batch),
+        Err(error) => {
+            if logged_out(&error) {
+                return Err(MatrixError::LoggedOut(session));
+            }
+            warn!(error = %redacted(&error), "the first Matrix sync failed; retrying");
+            None
+        }
+    };
+    for room in client.invited_rooms() {
+        let bot = bot.clone();
+        bot.tasks.clone().spawn(async move {
+            if let Ok(invite) = room.invite_details().await {
+                join(&bot, &room, &invite.inviter_id).await;
+            }
+        });
+    }
+    client.add_event_handler(on_invite);
+
+    let syncing = sync_forever(&client, token, &session);
+    let clocks = clocks(&client, &service);
+    let result = tokio::select! {
+        result = syncing => result,
+        () = clocks => Ok(()),
+        _ = shutdown.wait_for(|stop| *stop) => {
+            info!("Matrix bot stopping");
+            Ok(())
+        }
+    };
+    bot.tasks.finish().await;
+    result
+}
+
+/// Syncs until the login is revoked; other failures are retried.
+async fn sync_forever(
+    client: &Client,
+    token: Option<String>,
+    session: &Path,
+) -> Result<(), MatrixError> {
+    let mut settings = SyncSettings::default();
+    if let Some(token) = token {
+        settings = settings.token(token);
+    }
+    loop {
+        match client.sync(settings.clone()).await {
+            Ok(()) => return Ok(()),
+            Err(error) if logged_out(&error) => {
+                return Err(MatrixError::LoggedOut(session.to_owned()));
+            }
+            Err(error) => {
+                warn!(error = %redacted(&error), "Matrix sync failed; retrying");
+                tokio::time::sleep(RETRY).await;
+                // Go on from wherever the last good sync got to.
+                settings = SyncSettings::default();
+            }
+        }
+    }
+}
+
+/// Runs the clocks of Matrix games now and then and tells their rooms.
+async fn clocks(client: &Client, service: &Service) {
+    let mut timer = service.timer(PLATFORM, TICK);
+    loop {
+        for pending in timer.next().await {
+            let (place, reply) = chat::notice_reply(service, &pending.notice).await;
+            let Some((room, thread)) = where_is(&place.channel) else {
+                warn!(channel = %place.channel, "a notice for a channel that is no room");
+                service.not_delivered(pending.id).await;
+                continue;
+            };
+            let target = thread.map(Target::thread).unwrap_or_default();
+            let sent = match client.get_room(&room) {
+                Some(room) => send(&room, &reply, &target).await,
+                None => {
+                    warn!(room = %place.channel, "a notice for an unknown room");
+                    false
+                }
+            };
+            if sent {
+                service.delivered(pending.id).await;
+            } else {
+                service.not_delivered(pending.id).await;
+            }
+        }
+    }
+}
+
+/// An invite is followed on a task of its own: joining may be retried for several seconds.
+async fn on_invite(event: StrippedRoomMemberEvent, room: Room, Ctx(bot): Ctx<Bot>) {
+    if event.state_key != bot.own || room.state() != RoomState::Invited {
+        return;
+    }
+    bot.tasks
+        .clone()
+        .spawn(async move { join(&bot, &room, &event.sender).await });
+}
+
+/// Joins a room the bot is invited to when the inviter's server is allowed, and declines the
+/// invite otherwise.
+async fn join(bot: &Bot, room: &Room, inviter: &UserId) {
+    let server = inviter.server_name().as_str();
+    if !server_allowed(&bot.allowed_servers, server) {
+        info!(room = %room.room_id(), %server, "declining an invite from a server not allowed");
+        if let Err(error) = room.leave().await {
+            warn!(room = %room.room_id(), error = %redacted(&error), "declining an invite failed");
+        }
+        return;
+    }
+    // Right after an invite the homeserver may not let us in yet: try a few times.
+    for attempt in 1..=5u64 {
+        match room.join().await {
+            Ok(()) => {
+                info!(room = %room.room_id(), "joined a room");
+                return;
+            }
+            Err(error) => {
+                warn!(room = %room.room_id(), error = %redacted(&error), attempt, "joining a room failed");
+                tokio::time::sleep(Duration::from_secs(attempt)).await;
+            }
+        }
+    }
+}
+
+/// Whether invites from `server` are followed.
+fn server_allowed(allowed: &[String], server: &str) -> bool {
+    allowed.is_empty() || allowed.iter().any(|s| s.eq_ignore_ascii_case(server))
+}
+
+/// A message is answered on a task of its own, so the sync loop goes on at once.
+async fn on_message(event: OriginalSyncRoomMessageEvent, room: Room, Ctx(bot): Ctx<Bot>) {
+    if room.state() != RoomState::Joined || event.sender == bot.own {
+        return;
+    }
+    if matches!(event.content.relates_to, Some(Relation::Replacement(_))) {
+        return; // an edit: the original was answered
+    }
+    let at = i64::from(event.origin_server_ts.as_secs());
+    if let Some(why) = skipped(at, bot.first_start, bot.service.now(), bot.backlog) {
+        info!(room = %room.room_id(), event = %event.event_id, "skipped a message {why}");
+        return;
+    }
+    let work = bot
+        .order
+        .after(room.room_id(), answer(event, room.clone(), bot.clone()));
+    bot.tasks.spawn(work);
+}
+
+/// Why a message stamped `at` is not answered at `now`, if it is not: it predates the
+/// account's first start, or is older than the backlog limit (seconds).
+fn skipped(at: i64, first_start: i64, now: i64, backlog: i64) -> Option<&'static str> {
+    if at < first_start {
+        Some("from before the bot's first start")
+    } else if at < now.saturating_sub(backlog) {
+        Some("older than MATRIX_BACKLOG_DAYS")
+    } else {
+        None
+    }
+}
+
+/// Reads a room message for the chat layer and sends its replies.
+async fn answer(event: OriginalSyncRoomMessageEvent, room: Room, bot: Bot) {
+    let MessageType::Text(content) = &event.content.msgtype else {
+        return; // notices (other bots), pictures, ...
+    };
+    let html = content
+        .formatted
+        .as_ref()
+        .filter(|f| f.format == matrix_sdk::ruma::events::room::message::MessageFormat::Html)
+        .map(|f| f.body.as_str());
+    let text = match html {
+        Some(html) => html_to_text(html),
+        None => remove_plain_reply_fallback(&content.body).to_owned(),
+    };
+    let direct = room.joined_members_count() == 2;
+    let read = read_message(&text, &bot.prefix, &bot.own, direct);
+    // A reply to the bot, or a message whose `m.mentions` names it, is addressed to it; the
+    // author a reply points at (clients add them to `m.mentions`) is no argument of the command.
+    let replied = replied_author(&room, &event).await;
+    let named = event.content.mentions.as_ref().map(|m| &m.user_ids);
+    let addressed = read.addressed
+        || replied.as_ref() == Some(&bot.own)
+        || named.is_some_and(|ids| ids.contains(&bot.own));
+    let mut ids = read.mentions;
+    for id in named.into_iter().flatten() {
+        if *id != bot.own && replied.as_ref() != Some(id) && !ids.contains(id) {
+            ids.push(id.clone());
+        }
+    }
+    let mut mentions = Vec::with_capacity(ids.len());
+    for id in &ids {
+        mentions.push(member(&room, id).await);
+    }
+    let thread = match &event.content.relates_to {
+        Some(Relation::Thread(thread)) => Some(thread.event_id.clone()),
+        _ => None,
+    };
+    let incoming = Incoming {
+        place: place_of(&room, thread.as_ref()),
+        user: member(&room, &event.sender).await,
+        text: read.text,
+        event_id: Some(event.event_id.to_string()),
+        addressed,
+        mentions,
+        manager: manages(&room, &event.sender).await,
+        means: chat::Means::TYPED,
+    };
+    let target = Target {
+        reply_to: Some(event.event_id.clone()),
+        thread,
+    };
+    for reply in chat::handle(&bot.service, &incoming).await {
+        match reply.started {
+            Some(game) if target.thread.is_none() => {
+                start(&bot.service, &room, &incoming.place, game, &reply, &target).await;
+            }
+            _ => {
+                send(&room, &reply, &target).await;
+            }
+        }
+    }
+}
+
+/// Announces a game's start and, when the room has threads on, opens the game's thread on
+/// that message: the picture and everything after go there.
+async fn start(
+    service: &Service,
+    room: &Room,
+    place: &Place,
+    game: i64,
+    reply: &Reply,
+    target: &Target,
+) {
+    let Some(root) = send_text(room, reply, target).await else {
+        return;
+    };
+    let threaded = match service.threads_on(place).await {
+        Ok(true) => {
+            let thread = place_of(room, Some(&root));
+            match service.move_game_to(game, &thread).await {
+                Ok(()) => true,
+                Err(error) => {
+                    warn!(game, %error, "moving a game to its thread failed");
+                    false
+                }
+            }
+        }
+        Ok(false) => false,
+        Err(error) => {
+            warn!(game, %error, "reading the room's thread setting failed");
+            false
+        }
+    };
+    if let Some(picture) = &reply.picture {
+        let target = if threaded {
+            Target::thread(root)
+        } else {
+            target.clone()
+        };
+        send_picture(room, picture, &target).await;
+    }
+}
+
+/// The author of the message `event` replies to (a reply within a thread counts; a thread's
+/// fallback to its latest message does not).
+async fn replied_author(room: &Room, event: &OriginalSyncRoomMessageEvent) -> Option<OwnedUserId> {
+    let to = match &event.content.relates_to {
+        Some(Relation::Reply(reply)) => &reply.in_reply_to.event_id,
+        Some(Relation::Thread(thread)) if !thread.is_falling_back => {
+            &thread.in_reply_to.as_ref()?.event_id
+        }
+        _ => return None,
+    };
+    match room.load_or_fetch_event(to, None).await {
+        Ok(replied) => replied
+            .raw()
+            .get_field::<OwnedUserId>("sender")
+            .ok()
+            .flatten(),
+        Err(error) => {
+            warn!(room = %room.room_id(), error = %redacted(&error), "reading a replied message failed");
+            None
+        }
+    }
+}
+
+/// Whether a member may change the room's settings: power level 50 (a moderator) or more.
+async fn manages(room: &Room, id: &UserId) -> bool {
+    match room.get_member_no_sync(id).await {
+        Ok(Some(member)) => member.power_level() >= Int::from(MANAGER_LEVEL),
+        _ => false,
+    }
+}
+
+/// A room member as a chat user: the Matrix id and the display name in that room.
+async fn member(room: &Room, id: &UserId) -> User {
+    let name = match room.get_member_no_sync(id).await {
+        Ok(Some(member)) => member.name().to_owned(),
+        _ => id.localpart().to_owned(),
+    };
+    User::new(PLATFORM, id.as_str(), &name)
+}
+
+/// The servers a comma-separated list names (`MATRIX_ALLOWED_SERVERS`).
+#[must_use]
+pub fn parse_servers(list: &str) -> Vec<String> {
+    list.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_backlog_is_answered_back_to_the_first_start_and_the_limit() {
+        let (first, now, week) = (1_000, 1_000_000, 7 * DAY);
+        assert_eq!(skipped(now - 60, first, now, week), None, "a minute old");
+        assert_eq!(skipped(now - week, first, now, week), None, "just within");
+        assert!(
+            skipped(now - week - 1, first, now, week).is_some(),
+            "too old"
+        );
+        assert!(
+            skipped(first - 1, first, now, 10 * now).is_some(),
+            "before the first start"
+        );
+        assert_eq!(skipped(first, first, now, 10 * now), None);
+    }
+
+    #[test]
+    fn servers_are_a_comma_list() {
+        assert_eq!(parse_servers(" a.org, b.net ,,"), ["a.org", "b.net"]);
+        assert!(server_allowed(&[], "any.org"));
+        assert!(server_allowed(&parse_servers("A.org"), "a.org"));
+        assert!(!server_allowed(&parse_servers("a.org"), "b.org"));
+    }
+}
