@@ -39,6 +39,16 @@ enum Command {
         #[command(flatten)]
         db: DbArgs,
     },
+    /// Copy every game, player, rating and setting to another, empty database (such as from
+    /// SQLite to PostgreSQL), count the rows on both sides and replay every game there.
+    MigrateDb {
+        /// The database to copy: sqlite://FILE, a file path or postgres://…
+        #[arg(long)]
+        from: String,
+        /// The new, empty database: postgres://… or sqlite://FILE.
+        #[arg(long)]
+        to: String,
+    },
     /// Play in the terminal: each line is `name: text`, as if user `name` wrote `text` in a
     /// channel (`#channel name: text` for another channel).
     Console {
@@ -290,6 +300,24 @@ struct MatrixArgs {
         default_value_t = 7
     )]
     backlog_days: i64,
+    /// The passphrase that encrypts the bot's Matrix store (keys and state) on disk
+    /// (environment only).
+    #[arg(
+        long = "matrix-store-passphrase",
+        env = "MATRIX_STORE_PASSPHRASE",
+        hide = true,
+        hide_env_values = true
+    )]
+    store_passphrase: Option<Secret>,
+    /// The account's recovery key, to take over its encryption identity on a new device
+    /// (environment only).
+    #[arg(
+        long = "matrix-recovery-key",
+        env = "MATRIX_RECOVERY_KEY",
+        hide = true,
+        hide_env_values = true
+    )]
+    recovery_key: Option<Secret>,
 }
 
 #[cfg(feature = "matrix")]
@@ -320,6 +348,8 @@ impl MatrixArgs {
             prefix: self.prefix,
             allowed_servers: matrix::parse_servers(&self.allowed_servers),
             backlog_days: self.backlog_days,
+            store_passphrase: self.store_passphrase,
+            recovery_key: self.recovery_key,
         }))
     }
 }
@@ -382,6 +412,9 @@ fn main() -> ExitCode {
         } => return run_async(async move { console_main(db.url()?, out, script, now).await }),
         Command::Backup { file, db } => {
             return run_async(async move { backup_main(db.url()?, file).await });
+        }
+        Command::MigrateDb { from, to } => {
+            return run_async(async move { migrate_main(&from, &to).await });
         }
         #[cfg(feature = "discord")]
         Command::Discord { db, discord } => {
@@ -446,7 +479,10 @@ fn main() -> ExitCode {
     }
     let stdout = io::stdout();
     let result = match args.command {
-        Command::Console { .. } | Command::Backup { .. } | Command::Serve { .. } => Ok(()),
+        Command::Console { .. }
+        | Command::Backup { .. }
+        | Command::MigrateDb { .. }
+        | Command::Serve { .. } => Ok(()),
         #[cfg(feature = "discord")]
         Command::Discord { .. } => Ok(()),
         #[cfg(feature = "matrix")]
@@ -705,6 +741,35 @@ async fn backup_main(db: DatabaseUrl, file: PathBuf) -> RunResult {
     store.close().await;
     result.map_err(|e| format!("backing up to {}: {e}", file.display()))?;
     println!("Backed up {db} to {}.", file.display());
+    Ok(())
+}
+
+async fn migrate_main(from: &str, to: &str) -> RunResult {
+    init_logs("warn");
+    let parse = |url: &str| DatabaseUrl::parse(url).map_err(|e| e.to_string());
+    let (from, to) = (parse(from)?, parse(to)?);
+    if let DatabaseUrl::Sqlite(path) = &from
+        && !path.exists()
+    {
+        return Err(format!("{from}: no such database"));
+    }
+    if from.to_string() == to.to_string() {
+        return Err(String::from("--from and --to name the same database"));
+    }
+    let source = open_store(&from).await?;
+    let target = open_store(&to).await?;
+    let result = pigeon::service::migrate::migrate(&source, &target).await;
+    source.close().await;
+    target.close().await;
+    let migrated = result.map_err(|e| format!("copying {from} to {to}: {}", redacted(&e)))?;
+    for (table, rows) in &migrated.tables {
+        println!("{table:<20} {rows:>9} rows");
+    }
+    println!(
+        "Copied {from} to {to}: every table counted the same on both sides, and {} games \
+         replayed to the same positions.",
+        migrated.games
+    );
     Ok(())
 }
 

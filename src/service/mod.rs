@@ -8,7 +8,9 @@ mod challenges;
 pub mod clock;
 mod clocks;
 mod games;
+pub mod lease;
 mod limits;
+pub mod migrate;
 mod names;
 mod pictures;
 mod ratings;
@@ -714,6 +716,23 @@ impl Service {
         } else {
             Err(ServiceError::NoSuchGame(game_id))
         }
+    }
+
+    /// Moves everything of a community (games, challenges, ratings, settings) to another: a
+    /// Matrix room replaced by its upgrade. The active games moved, by number.
+    ///
+    /// # Errors
+    /// `Internal` when the database fails.
+    pub async fn move_community(
+        &self,
+        platform: &str,
+        from: &str,
+        to: &str,
+    ) -> Result<Vec<i64>, ServiceError> {
+        Ok(self
+            .store
+            .move_community(platform, from, to, self.now())
+            .await?)
     }
 
     /// Whether the games of `place`'s community get a thread each.

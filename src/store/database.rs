@@ -7,6 +7,7 @@ use std::path::Path;
 
 use async_trait::async_trait;
 
+use super::copy::TableRows;
 use super::{
     AppendMoves, CapsRow, ChallengeRow, Counts, GameRow, Glicko, MoveRow, NewChallenge, NewGame,
     NewNotice, NoticeRow, PlayerRow, RatingChangeRow, RatingRow, RatingUpdate, Result, ResultsRow,
@@ -58,6 +59,34 @@ pub trait Database: Debug + Send + Sync {
     /// # Errors
     /// [`super::StoreError`] when the check fails to run.
     async fn integrity_check(&self) -> Result<String>;
+
+    /// Every table of the game data (not the migrations' bookkeeping) with its number of
+    /// rows, by name.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn table_counts(&self) -> Result<Vec<(String, u64)>>;
+
+    /// The tables of the game data in an order that loads every row after the rows its
+    /// foreign keys point to.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn tables_in_copy_order(&self) -> Result<Vec<String>>;
+
+    /// Every row of a table (one of [`Database::table_counts`]).
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn table_rows(&self, table: &str) -> Result<TableRows>;
+
+    /// Inserts the rows of each table, in the order given, in one transaction, keeping their
+    /// ids (and moving id sequences past them).
+    ///
+    /// # Errors
+    /// [`super::StoreError::Copy`] when a column has no match in this database; other
+    /// [`super::StoreError`]s when the database fails.
+    async fn load_tables(&self, tables: &[TableRows]) -> Result<()>;
 
     /// The player with this platform id, created or renamed to `display_name` as needed.
     ///
@@ -322,6 +351,19 @@ pub trait Database: Debug + Send + Sync {
     /// [`super::StoreError`] when the database fails.
     async fn set_threads(&self, platform: &str, community: &str, on: bool) -> Result<()>;
 
+    /// Moves everything of a community to another (a Matrix room replaced by its upgrade):
+    /// games, challenges, ratings and settings. The active games moved.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn move_community(
+        &self,
+        platform: &str,
+        from: &str,
+        to: &str,
+        now: i64,
+    ) -> Result<Vec<i64>>;
+
     /// A community's caps (all defaults when never set).
     ///
     /// # Errors
@@ -429,6 +471,21 @@ pub trait Database: Debug + Send + Sync {
     /// [`super::StoreError`] when the database fails.
     async fn resume_clocks(&self, platform: &str, now: i64) -> Result<Resumed>;
 
+    /// Takes or renews the lease `name` (work one process does at a time) for `holder` until
+    /// `until`: `true` when `holder` holds it now, because it was free, had lapsed at `now`,
+    /// or was `holder`'s already. One statement, so two processes never both get it.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn take_lease(&self, name: &str, holder: &str, now: i64, until: i64) -> Result<bool>;
+
+    /// Lets the lease `name` go when `holder` has it (a clean stop: another process may take
+    /// it at once).
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn release_lease(&self, name: &str, holder: &str) -> Result<()>;
+
     /// Records that the clocks of `platform` ran at `now`.
     ///
     /// # Errors
@@ -463,6 +520,10 @@ macro_rules! answered_by {
             upkeep::hold_for_serving() -> Result<()>;
             upkeep::backup(path: &Path) -> Result<()>;
             upkeep::integrity_check() -> Result<String>;
+            copying::table_counts() -> Result<Vec<(String, u64)>>;
+            copying::tables_in_copy_order() -> Result<Vec<String>>;
+            copying::table_rows(table: &str) -> Result<TableRows>;
+            copying::load_tables(tables: &[TableRows]) -> Result<()>;
 
             players::player(
                 platform: &str,
@@ -527,6 +588,12 @@ macro_rules! answered_by {
 
             community::threads_on(platform: &str, community: &str) -> Result<bool>;
             community::set_threads(platform: &str, community: &str, on: bool) -> Result<()>;
+            community::move_community(
+                platform: &str,
+                from: &str,
+                to: &str,
+                now: i64,
+            ) -> Result<Vec<i64>>;
             community::caps(platform: &str, community: &str) -> Result<CapsRow>;
             community::set_caps(platform: &str, community: &str, caps: &CapsRow) -> Result<()>;
             community::counts(player_id: i64, now: i64) -> Result<Counts>;
@@ -547,6 +614,8 @@ macro_rules! answered_by {
             notices::games_needing_attention() -> Result<Vec<(i64, String)>>;
             notices::prune_events(before: i64) -> Result<u64>;
 
+            timing::take_lease(name: &str, holder: &str, now: i64, until: i64) -> Result<bool>;
+            timing::release_lease(name: &str, holder: &str) -> Result<()>;
             timing::resume_clocks(platform: &str, now: i64) -> Result<Resumed>;
             timing::heartbeat(platform: &str, now: i64) -> Result<()>;
             timing::next_due(platform: &str, after: i64, reminders: (i64, i64)) -> Result<Option<i64>>;
@@ -561,6 +630,7 @@ macro_rules! answered_by {
                 NewGame, NewNotice, NoticeRow, PlayerRow, RatingChangeRow, RatingFn, RatingRow,
                 ResultsRow, Resumed, SettingsRow, StoreError,
             };
+            use $crate::store::copy::TableRows;
 
             type Result<T> = std::result::Result<T, StoreError>;
 

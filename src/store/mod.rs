@@ -23,6 +23,7 @@ use std::sync::Arc;
 use sqlx::FromRow;
 
 mod community;
+pub mod copy;
 mod database;
 mod notices;
 pub mod postgres;
@@ -90,6 +91,9 @@ pub enum StoreError {
     /// The backend does not do this; the message says what does.
     #[error("{0}")]
     Unsupported(&'static str),
+    /// A copy of a database to another could not be made as it should (see [`copy::copy`]).
+    #[error("{0}")]
+    Copy(String),
 }
 
 impl From<sqlx::Error> for StoreError {

@@ -19,6 +19,7 @@ mod engine;
 mod full_disk;
 #[cfg(feature = "matrix")]
 mod matrix;
+mod migrate;
 mod oracle;
 mod records;
 mod render;

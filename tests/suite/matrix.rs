@@ -18,6 +18,7 @@ use matrix_sdk::ruma::api::client::push::get_notifications;
 use matrix_sdk::ruma::api::client::room::create_room;
 use matrix_sdk::ruma::events::Mentions;
 use matrix_sdk::ruma::events::relation::{InReplyTo, Reply as ReplyRelation, Thread};
+use matrix_sdk::ruma::events::room::join_rules::{JoinRule, RoomJoinRulesEventContent};
 use matrix_sdk::ruma::events::room::message::{
     MessageType, OriginalSyncRoomMessageEvent, Relation, RoomMessageEventContent,
 };
@@ -27,7 +28,7 @@ use matrix_sdk::ruma::{
 use matrix_sdk::{Client, Room, RoomMemberships};
 use pigeon::adapters::matrix::{self, MatrixConfig, MatrixError};
 use pigeon::config::Secret;
-use pigeon::service::{Service, SystemClock};
+use pigeon::service::{Clock, ManualClock, Service, SystemClock};
 use pigeon::store::Store;
 use tempfile::TempDir;
 use tokio::sync::watch;
@@ -282,9 +283,19 @@ async fn start_bot(
     matrix_store: &Path,
     backlog_days: i64,
 ) -> BotRun {
-    let store = Store::open(db).await.expect("the game database opens");
-    let service = Service::new(store.clone(), Arc::new(SystemClock));
-    let config = MatrixConfig {
+    let config = bot_config(server, name, matrix_store, backlog_days);
+    run_bot(db, config, Arc::new(SystemClock)).await
+}
+
+/// How the test bots connect: as `name`, with their store in `matrix_store`, encrypted with
+/// a passphrase.
+fn bot_config(
+    server: &Homeserver,
+    name: &str,
+    matrix_store: &Path,
+    backlog_days: i64,
+) -> MatrixConfig {
+    MatrixConfig {
         homeserver: server.url.clone(),
         user: name.to_owned(),
         password: Some(Secret::new(server.password.clone())),
@@ -292,7 +303,15 @@ async fn start_bot(
         prefix: String::from("!pigeon"),
         allowed_servers: vec![String::from("localhost")],
         backlog_days,
-    };
+        store_passphrase: Some(Secret::new("a passphrase for the test store")),
+        recovery_key: None,
+    }
+}
+
+/// Runs the bot on the game database `db` with `config`, on `clock`.
+async fn run_bot(db: &Path, config: MatrixConfig, clock: Arc<dyn Clock>) -> BotRun {
+    let store = Store::open(db).await.expect("the game database opens");
+    let service = Service::new(store.clone(), clock);
     let (stop, shutdown) = watch::channel(false);
     let task = tokio::spawn(matrix::run(service, config, shutdown));
     BotRun { stop, task, store }
@@ -797,4 +816,364 @@ async fn a_slow_answer_in_one_room_holds_up_no_other() {
         answer.at
     );
     bot.stop().await;
+}
+
+/// The HTML body of a message, if it has one.
+fn html_of(seen: &Seen) -> Option<String> {
+    match &seen.content.msgtype {
+        MessageType::Text(text) => text.formatted.as_ref().map(|f| f.body.clone()),
+        MessageType::Notice(notice) => notice.formatted.as_ref().map(|f| f.body.clone()),
+        _ => None,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a Synapse homeserver; tests/run starts one"]
+async fn direct_chats_are_known_by_m_direct_and_examples_are_code() {
+    let scene = scene("direct").await;
+    let (alice, bot_id) = (&scene.alice, &scene.bot);
+    let bot = scene.start_bot().await;
+
+    // A direct chat (the client marks the invite `is_direct` and `m.direct`): every message
+    // is a command, without the prefix.
+    let dm = alice.client.create_dm(bot_id).await.expect("a direct chat");
+    let dm_id = dm.room_id().to_owned();
+    wait_for("the bot to join the direct chat", async || {
+        let members = dm.members(RoomMemberships::JOIN).await.ok()?;
+        members.iter().any(|m| m.user_id() == bot_id).then_some(())
+    })
+    .await;
+    let dm = alice.room(&dm_id).await;
+    let help = alice.ask(&dm, bot_id, "help").await;
+    assert!(help.body().contains("challenge"), "{}", help.body());
+    let html = html_of(&help).expect("an HTML body");
+    assert!(html.contains("<code>"), "command examples are code: {html}");
+    assert!(!html.contains('`'), "no raw backticks in HTML: {html}");
+
+    // A room of just the two of them that is no direct chat: plain talk is not a command.
+    let room = room_with(alice, &[], bot_id, false).await;
+    let chatter = alice.say(&room, "help").await;
+    let asked = alice.ask(&room, bot_id, "!pigeon help").await;
+    assert!(asked.body().contains("challenge"), "{}", asked.body());
+    assert!(
+        alice.replies(&room, bot_id, &chatter).is_empty(),
+        "a room of two is not a direct chat"
+    );
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a Synapse homeserver; tests/run starts one"]
+async fn the_store_is_encrypted_and_the_bot_cross_signed_with_its_keys_backed_up() {
+    let scene = scene("secure").await;
+    let (alice, bot_id) = (&scene.alice, &scene.bot);
+    let bot = scene.start_bot().await;
+    let room = room_with(alice, &[], bot_id, true).await;
+    alice.ask(&room, bot_id, "!pigeon help").await;
+
+    // The recovery key is written once, for the operator only.
+    let key_file = scene.matrix_store().join("recovery-key");
+    let key = wait_for("the recovery key", async || {
+        std::fs::read_to_string(&key_file)
+            .ok()
+            .filter(|k| !k.trim().is_empty())
+    })
+    .await;
+    assert!(key.split_whitespace().count() >= 8, "{key}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&key_file).expect("the key file");
+        assert_eq!(mode.permissions().mode() & 0o777, 0o600);
+    }
+    // Others see the bot's device signed by its own cross-signing identity.
+    let devices = devices_of(alice, bot_id).await;
+    assert_eq!(devices.len(), 1, "{devices:?}");
+    let device_id: matrix_sdk::ruma::OwnedDeviceId = devices[0].as_str().into();
+    wait_for("the bot's device to be cross-signed", async || {
+        let encryption = alice.client.encryption();
+        encryption.request_user_identity(bot_id).await.ok()??;
+        let device = encryption.get_device(bot_id, &device_id).await.ok()??;
+        device.is_cross_signed_by_owner().then_some(())
+    })
+    .await;
+    // And the account has a key backup.
+    let backup = scene.bot_request("GET", "/_matrix/client/v3/room_keys/version");
+    assert!(backup.await.get("version").is_some(), "a key backup exists");
+    bot.stop().await;
+
+    // The store opens only with its passphrase, and says so.
+    let mut wrong = bot_config(&scene.server, bot_id.localpart(), &scene.matrix_store(), 7);
+    wrong.store_passphrase = Some(Secret::new("not the passphrase"));
+    let error = run_bot(&scene.db(), wrong.clone(), Arc::new(SystemClock))
+        .await
+        .ended()
+        .await;
+    assert!(
+        matches!(error, Err(MatrixError::WrongPassphrase { .. })),
+        "{error:?}"
+    );
+    wrong.store_passphrase = None;
+    let error = run_bot(&scene.db(), wrong, Arc::new(SystemClock))
+        .await
+        .ended()
+        .await;
+    let message = error
+        .expect_err("refused without the passphrase")
+        .to_string();
+    assert!(message.contains("MATRIX_STORE_PASSPHRASE"), "{message}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a Synapse homeserver; tests/run starts one"]
+async fn a_message_that_cannot_be_decrypted_gets_its_sender_asked_once_to_send_it_again() {
+    let scene = scene("unreadable").await;
+    let (alice, bot_id) = (&scene.alice, &scene.bot);
+    let clock = ManualClock::running();
+    let config = bot_config(&scene.server, bot_id.localpart(), &scene.matrix_store(), 7);
+    let bot = run_bot(&scene.db(), config, Arc::new(clock.clone())).await;
+    let room = room_with(alice, &[], bot_id, true).await;
+    alice.ask(&room, bot_id, "!pigeon help").await;
+
+    // A megolm message with a session the bot never received a key for.
+    let content = serde_json::json!({
+        "algorithm": "m.megolm.v1.aes-sha2",
+        "ciphertext": "AwgAEnACgAkLmt6qF84IK++J7UDH2Za1YVchHyprqTqsg2yyOwAtHaZTwyNg37afzg8f3r9IsN9r4RNFg7MaZencUJe4qvELiDiopUjy5wYVDAtqdBzer5bWRD9ldxp1FLgbQvBcjkkywYjCsmsq6+hArLd9oAQZnGKn/qLxK2xBUWFoFDEaTUzaTfIhLHHnGxNVEPn9R2+NFCHZ9j4+FDlyY/fjMmLD0wwyjLLemgzRiMK8k6u5l/Dq/xcJ/QyiRrKNYeH8PHwq/g",
+        "device_id": "NOSUCHDEVICE",
+        "sender_key": "WmFIw1MUvMOaYqKfaVSsmDeFiZyBN3FCAqv4SpHSkV8",
+        "session_id": "Ksr6ZQTMnBVj8Ak5qdbgC/UvNeKMCvVtPlYWh0Oty9w",
+    });
+    let sent = scene
+        .person_request(
+            alice,
+            "PUT",
+            &format!(
+                "/_matrix/client/v3/rooms/{}/send/m.room.encrypted/unreadable-1",
+                room.room_id()
+            ),
+            Some(content),
+        )
+        .await;
+    let event: OwnedEventId = sent["event_id"]
+        .as_str()
+        .expect("an event id")
+        .try_into()
+        .expect("valid");
+    // Keys may still come: the bot waits five minutes (its clock) before it asks.
+    let asked = wait_for("the bot to ask for the message again", async || {
+        clock.advance(60);
+        alice.replies(&room, bot_id, &event).into_iter().next()
+    })
+    .await;
+    assert!(asked.body().contains("send it again"), "{}", asked.body());
+    assert!(asked.is_text(), "it addresses the sender, so it notifies");
+    clock.advance(3600);
+    // Once: a later command is answered, and still only one request to send it again.
+    alice.ask(&room, bot_id, "!pigeon help").await;
+    assert_eq!(alice.replies(&room, bot_id, &event).len(), 1);
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a Synapse homeserver; tests/run starts one"]
+async fn an_upgraded_room_keeps_its_games_and_an_empty_room_is_left() {
+    let scene = scene("upgrade").await;
+    let (alice, bob, bot_id) = (&scene.alice, &scene.bob, &scene.bot);
+    let bot = scene.start_bot().await;
+    let room_a = room_with(alice, &[bob], bot_id, false).await;
+    let room_b = bob.room(&room_a.room_id().to_owned()).await;
+    alice.ask(&room_a, bot_id, "!pigeon threads off").await;
+    alice
+        .ask(
+            &room_a,
+            bot_id,
+            &format!("!pigeon challenge {} chak white", bob.id),
+        )
+        .await;
+    let start = bob.ask(&room_b, bot_id, "!pigeon accept").await;
+    assert!(start.body().contains("Game #1"), "{}", start.body());
+
+    // Alice opens the room to anyone and upgrades it; the bot follows and says which games
+    // go on there.
+    room_a
+        .send_state_event(RoomJoinRulesEventContent::new(JoinRule::Public))
+        .await
+        .expect("the room is public");
+    let upgraded = scene
+        .person_request(
+            alice,
+            "POST",
+            &format!("/_matrix/client/v3/rooms/{}/upgrade", room_a.room_id()),
+            Some(serde_json::json!({ "new_version": "10" })),
+        )
+        .await;
+    let new_id: OwnedRoomId = upgraded["replacement_room"]
+        .as_str()
+        .expect("the new room")
+        .try_into()
+        .expect("valid");
+    alice
+        .client
+        .join_room_by_id(&new_id)
+        .await
+        .expect("alice follows");
+    bob.client
+        .join_room_by_id(&new_id)
+        .await
+        .expect("bob follows");
+    let new_a = alice.room(&new_id).await;
+    let moved = wait_for("the bot's word on the upgrade", async || {
+        alice
+            .seen()
+            .into_iter()
+            .find(|s| s.room == new_id && s.sender == *bot_id)
+    })
+    .await;
+    assert!(
+        moved.body().contains("Game #1 goes on here"),
+        "{}",
+        moved.body()
+    );
+    // The game is played on in the new room.
+    let played = alice.ask(&new_a, bot_id, "!pigeon move e4").await;
+    assert!(played.body().contains("e4"), "{}", played.body());
+
+    // Everyone leaves the old room: the bot does not stay there alone.
+    room_a.leave().await.expect("alice leaves");
+    room_b.leave().await.expect("bob leaves");
+    wait_for("the bot to leave the old room", async || {
+        let joined = scene
+            .bot_request("GET", "/_matrix/client/v3/joined_rooms")
+            .await;
+        let rooms = joined["joined_rooms"].as_array()?.clone();
+        (!rooms
+            .iter()
+            .any(|r| r.as_str() == Some(room_a.room_id().as_str())))
+        .then_some(())
+    })
+    .await;
+    bot.stop().await;
+}
+
+impl Scene {
+    /// A client-server request as the bot's account (its saved login's token).
+    async fn bot_request(&self, method: &str, path: &str) -> serde_json::Value {
+        let session =
+            std::fs::read(self.matrix_store().join("session.json")).expect("the bot's saved login");
+        let session: serde_json::Value = serde_json::from_slice(&session).expect("json");
+        let token = session["access_token"]
+            .as_str()
+            .expect("a token")
+            .to_owned();
+        request(&self.server, &token, method, path, None).await
+    }
+
+    /// A client-server request as a player.
+    async fn person_request(
+        &self,
+        person: &Person,
+        method: &str,
+        path: &str,
+        body: Option<serde_json::Value>,
+    ) -> serde_json::Value {
+        let token = person.client.access_token().expect("logged in");
+        request(&self.server, &token, method, path, body).await
+    }
+}
+
+/// A plain HTTP request to the homeserver, for what the SDK has no call for in a test.
+async fn request(
+    server: &Homeserver,
+    token: &str,
+    method: &str,
+    path: &str,
+    body: Option<serde_json::Value>,
+) -> serde_json::Value {
+    let client = reqwest::Client::new();
+    let method = reqwest::Method::from_bytes(method.as_bytes()).expect("a method");
+    let mut request = client
+        .request(method, format!("{}{path}", server.url))
+        .bearer_auth(token);
+    if let Some(body) = body {
+        request = request
+            .header("content-type", "application/json")
+            .body(body.to_string());
+    }
+    let response = request.send().await.expect("the homeserver answers");
+    let status = response.status();
+    let bytes = response.bytes().await.expect("a body");
+    let json: serde_json::Value = serde_json::from_slice(&bytes).unwrap_or_default();
+    assert!(status.is_success(), "{path}: {status} {json}");
+    json
+}
+
+impl BotRun {
+    /// Waits for a bot that stops by itself (a start that fails) and gives its result.
+    async fn ended(self) -> Result<(), MatrixError> {
+        let result = tokio::time::timeout(PATIENCE, self.task)
+            .await
+            .expect("the bot stops by itself")
+            .expect("the bot task does not panic");
+        self.store.close().await;
+        result
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a Synapse homeserver; tests/run starts one"]
+async fn one_process_syncs_an_account_and_another_takes_over_when_it_dies() {
+    let scene = scene("failover").await;
+    let (alice, bot_id) = (&scene.alice, &scene.bot);
+    let clock = ManualClock::running();
+    let store_b = scene.dir.path().join("pigeon-matrix-b");
+    let first = run_bot(
+        &scene.db(),
+        bot_config(&scene.server, bot_id.localpart(), &scene.matrix_store(), 7),
+        Arc::new(clock.clone()),
+    )
+    .await;
+    let room = room_with(alice, &[], bot_id, false).await;
+    // The standby is set up with the account's first start (messages before it are never
+    // answered): its own clock runs ahead below, and its first start must not.
+    std::fs::create_dir_all(&store_b).expect("a store folder");
+    std::fs::copy(
+        scene.matrix_store().join("first-start"),
+        store_b.join("first-start"),
+    )
+    .expect("the first start is copied");
+    let second = run_bot(
+        &scene.db(),
+        bot_config(&scene.server, bot_id.localpart(), &store_b, 7),
+        Arc::new(clock.clone()),
+    )
+    .await;
+    // The second stands by: it does not even log in while the first holds the lease.
+    let help = alice.say(&room, "!pigeon help").await;
+    alice.notice_to(&room, bot_id, &help).await;
+    assert!(
+        !store_b.join("session.json").exists(),
+        "the second is standing by"
+    );
+    let games = alice.say(&room, "!pigeon games").await;
+    alice.notice_to(&room, bot_id, &games).await;
+    let again = alice.say(&room, "!pigeon games").await;
+    alice.notice_to(&room, bot_id, &again).await;
+    assert_eq!(
+        alice.replies(&room, bot_id, &games).len(),
+        1,
+        "one process answers"
+    );
+
+    // The first dies without a word (its lease is not let go): once the lease lapses, the
+    // second takes over and answers.
+    first.task.abort();
+    first.store.close().await;
+    clock.advance(pigeon::service::lease::LEASE_TERM + 1);
+    wait_for("the second process to take over", async || {
+        store_b.join("session.json").exists().then_some(())
+    })
+    .await;
+    let asked = alice.ask(&room, bot_id, "!pigeon help").await;
+    assert!(asked.body().contains("challenge"), "{}", asked.body());
+    second.stop().await;
 }

@@ -743,3 +743,34 @@ backends! {
         }
     }
 }
+
+backends! {
+    /// A lease between two processes' stores: one holds it at a time, renews it, lets it go;
+    /// the other takes it once it lapses or is let go, never before.
+    #[tokio::test]
+    async fn a_lease_is_held_by_one_process_at_a_time_and_taken_over_when_it_lapses(db: TestDb) {
+        use std::sync::Arc;
+
+        use pigeon::service::lease::LEASE_TERM;
+        use pigeon::service::{ManualClock, Service};
+
+        let clock = ManualClock::new(NOW);
+        let a = Service::new(db.open().await, Arc::new(clock.clone())).lease("matrix bot");
+        let b = Service::new(db.open().await, Arc::new(clock.clone())).lease("matrix bot");
+        let other = Service::new(db.open().await, Arc::new(clock.clone())).lease("another");
+        assert!(a.take().await.expect("taken"), "a free lease is taken");
+        assert!(!b.take().await.expect("asked"), "a held lease is not");
+        assert!(other.take().await.expect("taken"), "each name is its own lease");
+        clock.advance(LEASE_TERM - 1);
+        assert!(a.take().await.expect("renewed"), "the holder renews");
+        clock.advance(LEASE_TERM - 1);
+        assert!(!b.take().await.expect("asked"), "renewed, it has not lapsed");
+        clock.advance(1);
+        assert!(b.take().await.expect("taken over"), "a lapsed lease is taken over");
+        assert!(!a.take().await.expect("asked"), "the old holder lost it");
+        b.release().await;
+        assert!(a.take().await.expect("taken"), "a lease let go is free at once");
+        a.release().await;
+        b.release().await;
+    }
+}

@@ -2,15 +2,21 @@
 
 use std::path::{Path, PathBuf};
 
-use matrix_sdk::Client;
 use matrix_sdk::authentication::matrix::MatrixSession;
+use matrix_sdk::encryption::{BackupDownloadStrategy, EncryptionSettings};
 use matrix_sdk::ruma::api::error::ErrorKind;
 use matrix_sdk::store::RoomLoadSettings;
+use matrix_sdk::{Client, ClientBuildError};
+use tracing::warn;
 
 use super::{DEVICE_NAME, MatrixConfig, MatrixError, SESSION_FILE};
 
 /// When the account first started, inside the store folder.
 const FIRST_START_FILE: &str = "first-start";
+/// Present when the store is encrypted with a passphrase.
+const ENCRYPTED_FILE: &str = "encrypted";
+/// The SDK's crypto store, present once the store was made.
+const CRYPTO_STORE_FILE: &str = "matrix-sdk-crypto.sqlite3";
 
 /// Builds the client on its store and logs in: from the saved session when there is one,
 /// with the password (then saving the session) otherwise.
@@ -19,14 +25,32 @@ pub(super) async fn connect(config: &MatrixConfig) -> Result<Client, MatrixError
         path: config.store.clone(),
         source,
     })?;
+    let passphrase = store_passphrase(config)?;
     let client = Client::builder()
         .homeserver_url(&config.homeserver)
-        .sqlite_store(&config.store, None)
+        .sqlite_store(&config.store, passphrase)
+        .with_encryption_settings(EncryptionSettings {
+            // Cross-signing is set up right after the first login (with its password), so
+            // that clients which hide unverified devices still talk to the bot.
+            auto_enable_cross_signing: true,
+            // A message whose key the bot lacks asks the key backup for that key.
+            backup_download_strategy: BackupDownloadStrategy::AfterDecryptionFailure,
+            // The backup is made with recovery (see `encryption::secure`).
+            auto_enable_backups: false,
+        })
         .build()
         .await
-        .map_err(|source| MatrixError::Client {
-            homeserver: config.homeserver.clone(),
-            source: Box::new(source),
+        .map_err(|source| match passphrase {
+            Some(_) if matches!(source, ClientBuildError::SqliteStore(_)) => {
+                MatrixError::WrongPassphrase {
+                    path: config.store.clone(),
+                    message: source.to_string(),
+                }
+            }
+            _ => MatrixError::Client {
+                homeserver: config.homeserver.clone(),
+                source: Box::new(source),
+            },
         })?;
     let path = session_path(&config.store);
     let session_error = |message: String| MatrixError::Session {
@@ -70,6 +94,56 @@ pub(super) async fn connect(config: &MatrixConfig) -> Result<Client, MatrixError
     Ok(client)
 }
 
+/// The passphrase to open the store with, checked against how the store was made: a marker
+/// file says the store is encrypted, so that a passphrase forgotten in the environment (or
+/// one set for a store made without) is a clear error rather than a store that does not open.
+fn store_passphrase(config: &MatrixConfig) -> Result<Option<&str>, MatrixError> {
+    let marker = config.store.join(ENCRYPTED_FILE);
+    let made = config.store.join(CRYPTO_STORE_FILE).exists();
+    let encrypted = marker.exists();
+    let mismatch = |made, now, what| MatrixError::Passphrase {
+        path: config.store.clone(),
+        made,
+        now,
+        what,
+    };
+    match &config.store_passphrase {
+        None if encrypted => Err(mismatch(
+            "with a passphrase",
+            "not set",
+            "set it to the store's passphrase",
+        )),
+        None => {
+            warn!(
+                store = %config.store.display(),
+                "the Matrix store (the bot's encryption keys) is not encrypted on disk: set \
+                 MATRIX_STORE_PASSPHRASE before the first start"
+            );
+            Ok(None)
+        }
+        Some(_) if made && !encrypted => Err(mismatch(
+            "without a passphrase",
+            "set",
+            "unset it, or move the folder away to make a new store with it (the bot then logs \
+             in as a new device: set MATRIX_PASSWORD, and MATRIX_RECOVERY_KEY to keep its \
+             encryption identity)",
+        )),
+        Some(passphrase) => {
+            if !encrypted {
+                write_private(
+                    &marker,
+                    b"this store is encrypted with MATRIX_STORE_PASSPHRASE\n",
+                )
+                .map_err(|source| MatrixError::Store {
+                    path: config.store.clone(),
+                    source,
+                })?;
+            }
+            Ok(Some(passphrase.expose()))
+        }
+    }
+}
+
 /// When the account first started here (seconds since 1970): read from the store folder, or
 /// recorded there as `now` on the first start.
 pub(super) fn first_start(store: &Path, now: i64) -> std::io::Result<i64> {
@@ -110,7 +184,7 @@ fn private_folder(path: &Path) -> std::io::Result<()> {
 }
 
 /// Writes a file only its owner can read (it holds the access token).
-fn write_private(path: &Path, data: &[u8]) -> std::io::Result<()> {
+pub(super) fn write_private(path: &Path, data: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create(true).truncate(true);

@@ -10,9 +10,15 @@
 //!   [`MatrixConfig::backlog_days`], are skipped. The bot never answers itself or `m.notice`s.
 //! - A message is addressed to the bot when it starts with the prefix (`!pigeon`), with a
 //!   mention of the bot, names the bot in `m.mentions`, replies to one of its messages, or is
-//!   written in a room of two (a direct chat). Other messages are only looked at as bare moves.
+//!   written in a direct chat (by `m.direct`, not by the number of members). Other messages
+//!   are only looked at as bare moves.
 //! - A game accepted in a room gets a thread rooted at its start message (unless the room
 //!   turned threads off); its channel is then `!room:server/$root`.
+//! - A room upgraded to a new version is followed: the bot joins the new room and the games,
+//!   challenges, ratings and settings move there. A room the bot is alone in, it leaves.
+//! - The store is encrypted on disk with `MATRIX_STORE_PASSPHRASE`; the account is
+//!   cross-signed and its keys backed up under a recovery key; a message that cannot be
+//!   decrypted is tried again as keys arrive, and its sender asked once to send it again.
 //! - Matrix has no messages that only one member sees: private replies (errors, lists) are
 //!   replies to the asker's message in the room like the others.
 //! - matrix-sdk runs event handlers one after another inside its sync loop, so each message
@@ -26,6 +32,8 @@ use std::time::Duration;
 
 use matrix_sdk::config::SyncSettings;
 use matrix_sdk::event_handler::Ctx;
+use matrix_sdk::ruma::api::client::filter::{FilterDefinition, RoomFilter};
+use matrix_sdk::ruma::api::client::sync::sync_events::v3::Filter;
 use matrix_sdk::ruma::events::room::member::StrippedRoomMemberEvent;
 use matrix_sdk::ruma::events::room::message::sanitize::remove_plain_reply_fallback;
 use matrix_sdk::ruma::events::room::message::{
@@ -42,11 +50,14 @@ use login::{connect, logged_out, session_path};
 use send::{Target, place_of, send, send_picture, send_text, where_is};
 pub use text::{Read, html_to_text, read_message, render};
 
+mod encryption;
 mod login;
+mod rooms;
 mod send;
 mod text;
 use crate::chat::{self, Incoming, Reply};
 use crate::config::Secret;
+use crate::service::lease::{LEASE_TERM, Lease};
 use crate::service::{DAY, Place, Service, User};
 
 /// The platform name of Matrix.
@@ -61,6 +72,10 @@ const DEVICE_NAME: &str = "Pigeon";
 const TICK: Duration = Duration::from_secs(60);
 /// How long to wait before syncing again after the homeserver failed.
 const RETRY: Duration = Duration::from_secs(5);
+/// How often a standing-by process tries to take the account's lease.
+const LEASE_POLL: Duration = Duration::from_secs(5);
+/// How often the holder renews the lease (well within [`LEASE_TERM`]).
+const LEASE_RENEW: Duration = Duration::from_secs(10);
 /// How long a stopping bot waits for the messages and invites it is still handling.
 const FINISH: Duration = Duration::from_secs(10);
 
@@ -82,6 +97,12 @@ pub struct MatrixConfig {
     /// Messages older than this many days when the bot reads them (after a long stop) are
     /// skipped: `MATRIX_BACKLOG_DAYS`.
     pub backlog_days: i64,
+    /// The passphrase the store is encrypted with on disk: `MATRIX_STORE_PASSPHRASE`. Without
+    /// it the store is plain (a warning says so).
+    pub store_passphrase: Option<Secret>,
+    /// The account's recovery key, for a new device to take over the account's encryption
+    /// identity and key backup: `MATRIX_RECOVERY_KEY`.
+    pub recovery_key: Option<Secret>,
 }
 
 /// Why the Matrix bot stopped.
@@ -120,6 +141,25 @@ pub enum MatrixError {
          with MATRIX_PASSWORD set"
     )]
     LoggedOut(PathBuf),
+    /// The store was made with a passphrase and none is set, or the other way round.
+    #[error(
+        "the Matrix store {path} was made {made}, and MATRIX_STORE_PASSPHRASE is {now}: {what}"
+    )]
+    Passphrase {
+        path: PathBuf,
+        made: &'static str,
+        now: &'static str,
+        what: &'static str,
+    },
+    /// The store did not open with the passphrase given.
+    #[error(
+        "the Matrix store {path} does not open with MATRIX_STORE_PASSPHRASE: is it the one the \
+         store was made with? ({message})"
+    )]
+    WrongPassphrase { path: PathBuf, message: String },
+    /// Another process took the account's lease (this one could not renew it in time).
+    #[error("another process took over syncing this Matrix account")]
+    LeaseLost,
     /// Syncing failed in a way retrying will not mend.
     #[error("syncing with the Matrix homeserver failed: {0}")]
     Sync(#[source] Box<matrix_sdk::Error>),
@@ -144,6 +184,8 @@ struct Bot {
     order: Order,
     /// The messages and invites being handled.
     tasks: Tasks,
+    /// Messages that could not be decrypted yet.
+    unreadable: encryption::Unreadable,
 }
 
 /// Work running beside the sync loop, one task per message or invite, waited for when the
@@ -209,6 +251,11 @@ impl Order {
 
 /// Runs the Matrix bot until `shutdown` turns true.
 ///
+/// One process at a time syncs an account: the bot first takes the account's lease in the
+/// game database (waiting while another process holds it, and taking over within
+/// [`LEASE_TERM`] and a poll of its holder's end), and renews it while it runs; a bot that
+/// loses it (its renewals failed for a whole term) stops syncing and waits again.
+///
 /// # Errors
 /// [`MatrixError`] when the client cannot be set up, the login fails or is revoked.
 pub async fn run(
@@ -216,7 +263,72 @@ pub async fn run(
     config: MatrixConfig,
     mut shutdown: watch::Receiver<bool>,
 ) -> Result<(), MatrixError> {
-    let client = connect(&config).await?;
+    let lease = service.lease(&format!("matrix {} {}", config.homeserver, config.user));
+    loop {
+        if !lease_taken(&lease, &mut shutdown).await {
+            return Ok(());
+        }
+        let result = run_holding(&service, &config, &mut shutdown, &lease).await;
+        if matches!(result, Err(MatrixError::LeaseLost)) {
+            warn!("lost the Matrix lease to another process: waiting to take it back");
+            continue;
+        }
+        lease.release().await;
+        return result;
+    }
+}
+
+/// Waits until this process holds the lease (`true`) or is told to stop (`false`).
+async fn lease_taken(lease: &Lease, shutdown: &mut watch::Receiver<bool>) -> bool {
+    let mut told = false;
+    loop {
+        match lease.take().await {
+            Ok(true) => return true,
+            Ok(false) if !told => {
+                info!(
+                    lease = lease.name(),
+                    "another process syncs this Matrix account: standing by to take over"
+                );
+                told = true;
+            }
+            Ok(false) => {}
+            Err(error) => warn!(%error, "taking the Matrix lease failed; trying again"),
+        }
+        tokio::select! {
+            () = tokio::time::sleep(LEASE_POLL) => {}
+            _ = shutdown.wait_for(|stop| *stop) => return false,
+        }
+    }
+}
+
+/// Renews the lease while the bot runs; returns when it is lost: another process holds it,
+/// or no renewal succeeded for a whole term (the database unreachable: another process may
+/// have taken it meanwhile).
+async fn keep_lease(lease: &Lease, service: &Service) {
+    let mut renewed = service.now();
+    loop {
+        tokio::time::sleep(LEASE_RENEW).await;
+        match lease.take().await {
+            Ok(true) => renewed = service.now(),
+            Ok(false) => return,
+            Err(error) => {
+                warn!(%error, "renewing the Matrix lease failed");
+                if service.now() - renewed >= LEASE_TERM {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// The bot while this process holds the lease.
+async fn run_holding(
+    service: &Service,
+    config: &MatrixConfig,
+    shutdown: &mut watch::Receiver<bool>,
+    lease: &Lease,
+) -> Result<(), MatrixError> {
+    let client = connect(config).await?;
     let first_start =
         login::first_start(&config.store, service.now()).map_err(|source| MatrixError::Store {
             path: config.store.clone(),
@@ -245,17 +357,19 @@ pub async fn run(
         backlog: config.backlog_days.saturating_mul(DAY),
         order: Order::default(),
         tasks: Tasks::default(),
+        unreadable: encryption::Unreadable::default(),
     };
     client.add_event_handler_context(bot.clone());
     // Messages are read from the first sync on: a command sent while the bot was starting is
     // answered; the backlog from before `started` is not (and an event already answered
     // before a restart is recognised by its id).
     client.add_event_handler(on_message);
+    client.add_event_handler(encryption::on_unreadable);
 
     // The first sync brings the state and the invites that came while the bot was away.
     let session = session_path(&config.store);
     let first = tokio::select! {
-        result = client.sync_once(SyncSettings::default()) => result,
+        result = client.sync_once(sync_settings()) => result,
         _ = shutdown.wait_for(|stop| *stop) => return Ok(()),
     };
     let token = match first {
@@ -277,12 +391,22 @@ pub async fn run(
         });
     }
     client.add_event_handler(on_invite);
+    client.add_event_handler(rooms::on_tombstone);
+    client.add_event_handler(rooms::on_member);
+    rooms::leave_lonely(&client).await;
+    // Beside the sync loop: the recovery state is known only once the account data came.
+    let (secured, secure_config) = (client.clone(), config.clone());
+    bot.tasks
+        .spawn(async move { encryption::secure(&secured, &secure_config).await });
 
     let syncing = sync_forever(&client, token, &session);
-    let clocks = clocks(&client, &service);
+    let clocks = clocks(&client, service);
+    let unreadable = encryption::retry_unreadable(client.clone(), bot.clone());
     let result = tokio::select! {
         result = syncing => result,
         () = clocks => Ok(()),
+        () = unreadable => Ok(()),
+        () = keep_lease(lease, service) => Err(MatrixError::LeaseLost),
         _ = shutdown.wait_for(|stop| *stop) => {
             info!("Matrix bot stopping");
             Ok(())
@@ -298,7 +422,7 @@ async fn sync_forever(
     token: Option<String>,
     session: &Path,
 ) -> Result<(), MatrixError> {
-    let mut settings = SyncSettings::default();
+    let mut settings = sync_settings();
     if let Some(token) = token {
         settings = settings.token(token);
     }
@@ -312,10 +436,18 @@ async fn sync_forever(
                 warn!(error = %redacted(&error), "Matrix sync failed; retrying");
                 tokio::time::sleep(RETRY).await;
                 // Go on from wherever the last good sync got to.
-                settings = SyncSettings::default();
+                settings = sync_settings();
             }
         }
     }
+}
+
+/// Syncs with members lazy-loaded: a room's state brings only the members whose events
+/// come with it, not every member of a large room at each start.
+fn sync_settings() -> SyncSettings {
+    let mut filter = FilterDefinition::default();
+    filter.room = RoomFilter::with_lazy_loading();
+    SyncSettings::default().filter(Filter::FilterDefinition(filter))
 }
 
 /// Runs the clocks of Matrix games now and then and tells their rooms.
@@ -432,7 +564,9 @@ async fn answer(event: OriginalSyncRoomMessageEvent, room: Room, bot: Bot) {
         Some(html) => html_to_text(html),
         None => remove_plain_reply_fallback(&content.body).to_owned(),
     };
-    let direct = room.joined_members_count() == 2;
+    // A direct chat is one the account data's `m.direct` names (the SDK marks a room joined
+    // from a direct invite so), however many members it has.
+    let direct = room.is_direct().await.unwrap_or(false);
     let read = read_message(&text, &bot.prefix, &bot.own, direct);
     // A reply to the bot, or a message whose `m.mentions` names it, is addressed to it; the
     // author a reply points at (clients add them to `m.mentions`) is no argument of the command.
@@ -544,19 +678,28 @@ async fn replied_author(room: &Room, event: &OriginalSyncRoomMessageEvent) -> Op
     }
 }
 
-/// Whether a member may change the room's settings: power level 50 (a moderator) or more.
+/// Whether a member may change the room's settings: power level 50 (a moderator) or more,
+/// read from the room's power levels (members are lazy-loaded; the levels are room state).
 async fn manages(room: &Room, id: &UserId) -> bool {
-    match room.get_member_no_sync(id).await {
-        Ok(Some(member)) => member.power_level() >= Int::from(MANAGER_LEVEL),
-        _ => false,
+    match room.power_levels().await {
+        Ok(levels) => levels.for_user(id) >= Int::from(MANAGER_LEVEL),
+        Err(error) => {
+            warn!(room = %room.room_id(), error = %redacted(&error), "reading power levels failed");
+            false
+        }
     }
 }
 
-/// A room member as a chat user: the Matrix id and the display name in that room.
+/// A room member as a chat user: the Matrix id and the display name in that room (asked of
+/// the homeserver when the member is not loaded yet).
 async fn member(room: &Room, id: &UserId) -> User {
-    let name = match room.get_member_no_sync(id).await {
-        Ok(Some(member)) => member.name().to_owned(),
-        _ => id.localpart().to_owned(),
+    let loaded = match room.get_member_no_sync(id).await {
+        Ok(Some(member)) => Some(member),
+        _ => room.get_member(id).await.ok().flatten(),
+    };
+    let name = match loaded {
+        Some(member) => member.name().to_owned(),
+        None => id.localpart().to_owned(),
     };
     User::new(PLATFORM, id.as_str(), &name)
 }

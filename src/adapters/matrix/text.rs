@@ -5,16 +5,24 @@ use matrix_sdk::ruma::{OwnedUserId, UserId};
 
 use crate::chat::{Part, Reply};
 
-/// A reply as Matrix text: the plain body, the HTML body with a pill per mention, and the
-/// users it mentions (for `m.mentions`).
+/// A reply as Matrix text: the plain body, the HTML body with a pill per mention and
+/// `<code>` for the bot's own backticks (command examples), and the users it mentions (for
+/// `m.mentions`).
 #[must_use]
 pub fn render(reply: &Reply) -> (String, String, Vec<OwnedUserId>) {
     let (mut body, mut html, mut mentioned) = (String::new(), String::new(), Vec::new());
+    let mut in_code = false;
     for part in &reply.parts {
         match part {
             Part::Text(text) => {
                 body.push_str(text);
-                html.push_str(&escape_html(text));
+                for (i, piece) in text.split('`').enumerate() {
+                    if i > 0 {
+                        html.push_str(if in_code { "</code>" } else { "<code>" });
+                        in_code = !in_code;
+                    }
+                    html.push_str(&escape_html(piece));
+                }
             }
             Part::Mention(user) => {
                 body.push_str(&user.name);
@@ -36,15 +44,24 @@ pub fn render(reply: &Reply) -> (String, String, Vec<OwnedUserId>) {
                 body.push_str(&user.name);
                 html.push_str(&escape_html(&user.name));
             }
-            Part::Channel(room) => {
-                body.push_str(room);
+            Part::Channel(channel) => {
+                // A thread's channel is `!room:server/$root`: a link to its root message.
+                let name = if channel.contains("/$") {
+                    "the game's thread"
+                } else {
+                    channel.as_str()
+                };
+                body.push_str(name);
                 html.push_str(&format!(
                     "<a href=\"https://matrix.to/#/{}\">{}</a>",
-                    escape_html(room),
-                    escape_html(room)
+                    escape_html(channel),
+                    escape_html(name)
                 ));
             }
         }
+    }
+    if in_code {
+        html.push_str("</code>");
     }
     (body, html.replace('\n', "<br>"), mentioned)
 }
@@ -284,5 +301,23 @@ mod tests {
             mentioned,
             [UserId::parse("@bob:example.org").expect("valid")]
         );
+    }
+
+    #[test]
+    fn command_examples_are_code_and_threads_are_links() {
+        let reply = Reply::text("Type `accept` or `decline <x>`; the game is in ")
+            .channel("!room:example.org/$root1");
+        let (body, html, _) = render(&reply);
+        assert_eq!(
+            body,
+            "Type `accept` or `decline <x>`; the game is in the game's thread"
+        );
+        assert_eq!(
+            html,
+            "Type <code>accept</code> or <code>decline &lt;x&gt;</code>; the game is in \
+             <a href=\"https://matrix.to/#/!room:example.org/$root1\">the game's thread</a>"
+        );
+        let (_, open, _) = render(&Reply::text("an unpaired ` tick"));
+        assert_eq!(open, "an unpaired <code> tick</code>");
     }
 }

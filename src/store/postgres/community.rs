@@ -136,3 +136,68 @@ pub(super) async fn players_in(
     .fetch_all(&db.pool)
     .await?)
 }
+
+/// Moves everything of a community to another (a Matrix room replaced by its upgrade): its
+/// games and challenges (a thread's channel becomes the new room itself: threads do not move
+/// across rooms), its ratings and their history, and its settings. The active games moved, by
+/// number.
+pub(super) async fn move_community(
+    db: &PostgresDatabase,
+    platform: &str,
+    from: &str,
+    to: &str,
+    now: i64,
+) -> Result<Vec<i64>> {
+    let mut tx = db.write().await?;
+    let moved: Vec<i64> = sqlx::query_scalar(
+        "SELECT id FROM games WHERE platform = $1 AND community = $2 AND status = 'active' \
+         ORDER BY id",
+    )
+    .bind(platform)
+    .bind(from)
+    .fetch_all(&mut *tx)
+    .await?;
+    sqlx::query(
+        "UPDATE games SET channel = $3, community = $3, updated_at = $4 \
+         WHERE platform = $1 AND community = $2",
+    )
+    .bind(platform)
+    .bind(from)
+    .bind(to)
+    .bind(now)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query(
+        "UPDATE challenges SET channel = $3, community = $3 \
+         WHERE platform = $1 AND community = $2",
+    )
+    .bind(platform)
+    .bind(from)
+    .bind(to)
+    .execute(&mut *tx)
+    .await?;
+    for sql in [
+        "UPDATE ratings SET community = $3 WHERE community = $2 AND player_id IN \
+         (SELECT id FROM players WHERE platform = $1)",
+        "UPDATE rating_changes SET community = $3 WHERE community = $2 AND player_id IN \
+         (SELECT id FROM players WHERE platform = $1)",
+    ] {
+        sqlx::query(sql)
+            .bind(platform)
+            .bind(from)
+            .bind(to)
+            .execute(&mut *tx)
+            .await?;
+    }
+    sqlx::query(
+        "UPDATE community_settings SET community = $3 WHERE platform = $1 AND community = $2 \
+         AND NOT EXISTS (SELECT 1 FROM community_settings WHERE platform = $1 AND community = $3)",
+    )
+    .bind(platform)
+    .bind(from)
+    .bind(to)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(moved)
+}

@@ -20,6 +20,7 @@ use super::{DatabaseUrl, Result, StoreError};
 
 mod challenges;
 mod community;
+mod copying;
 mod games;
 mod notices;
 mod players;

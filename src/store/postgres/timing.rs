@@ -109,3 +109,37 @@ async fn record_heartbeat(
     .await?;
     Ok(())
 }
+
+/// Takes or renews the lease `name` for `holder` until `until`: `true` when `holder` has it
+/// now (it was free, had lapsed at `now`, or was already `holder`'s).
+pub(super) async fn take_lease(
+    db: &PostgresDatabase,
+    name: &str,
+    holder: &str,
+    now: i64,
+    until: i64,
+) -> Result<bool> {
+    let taken = sqlx::query(
+        "INSERT INTO leases (name, holder, expires_at) VALUES ($1, $2, $4) \
+         ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, \
+         expires_at = excluded.expires_at \
+         WHERE leases.holder = excluded.holder OR leases.expires_at <= $3",
+    )
+    .bind(name)
+    .bind(holder)
+    .bind(now)
+    .bind(until)
+    .execute(&db.pool)
+    .await?;
+    Ok(taken.rows_affected() == 1)
+}
+
+/// Lets the lease `name` go, if `holder` has it.
+pub(super) async fn release_lease(db: &PostgresDatabase, name: &str, holder: &str) -> Result<()> {
+    sqlx::query("DELETE FROM leases WHERE name = $1 AND holder = $2")
+        .bind(name)
+        .bind(holder)
+        .execute(&db.pool)
+        .await?;
+    Ok(())
+}

@@ -19,6 +19,7 @@ use super::{Result, StoreError};
 
 mod challenges;
 mod community;
+mod copying;
 mod games;
 mod notices;
 mod players;
