@@ -20,6 +20,7 @@ mod full_disk;
 #[cfg(feature = "matrix")]
 mod matrix;
 mod oracle;
+mod pairing;
 mod records;
 mod render;
 mod replies;
