@@ -70,21 +70,47 @@ impl<W: Weight> Graph<W> {
     /// A matching of maximum total weight: for each vertex its mate, or itself when unmatched.
     #[must_use]
     pub fn maximum_matching(&self) -> Vec<usize> {
-        let mut edges = Vec::new();
-        for u in 0..self.size {
-            for v in u + 1..self.size {
-                let weight = self.get(u, v);
-                if weight != W::ZERO {
-                    // Doubled, so that the duals stay integers.
-                    edges.push((u, v, weight.plus(weight)));
+        let n = self.size;
+        let mut mate: Vec<usize> = (0..n).collect();
+        // Each vertex's number of edges and one of its neighbours.
+        let mut degree = vec![0usize; n];
+        let mut neighbour = vec![NONE; n];
+        for u in 0..n {
+            for v in 0..n {
+                if u != v && self.get(u, v) != W::ZERO {
+                    degree[u] += 1;
+                    neighbour[u] = v;
                 }
             }
         }
-        let mate = Solver::new(self.size, edges).solve();
-        mate.iter()
-            .enumerate()
-            .map(|(v, &m)| if m == NONE { v } else { m })
-            .collect()
+        // Two vertices joined only to each other are matched outright (pairs already settled);
+        // the blossom algorithm runs on the rest.
+        let mut active = Vec::new();
+        for v in 0..n {
+            let other = neighbour[v];
+            if degree[v] == 1 && degree[other] == 1 && neighbour[other] == v {
+                mate[v] = other;
+            } else if degree[v] > 0 {
+                active.push(v);
+            }
+        }
+        let mut edges = Vec::new();
+        for (a, &u) in active.iter().enumerate() {
+            for (b, &v) in active.iter().enumerate().skip(a + 1) {
+                let weight = self.get(u, v);
+                if weight != W::ZERO {
+                    // Doubled, so that the duals stay integers.
+                    edges.push((a, b, weight.plus(weight)));
+                }
+            }
+        }
+        let solved = Solver::new(active.len(), edges).solve();
+        for (a, &b) in solved.iter().enumerate() {
+            if b != NONE {
+                mate[active[a]] = active[b];
+            }
+        }
+        mate
     }
 }
 
@@ -608,5 +634,96 @@ impl<W: Weight> Solver<W> {
             .iter()
             .map(|&p| if p == NONE { NONE } else { self.endpoint[p] })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Graph;
+    use crate::pairing::wide::Wide;
+
+    type W = Wide<1>;
+
+    /// The largest total weight of any matching, by trying them all.
+    fn best_total(graph: &Graph<W>, free: u32) -> u64 {
+        let Some(u) = (0..graph.len()).find(|&v| free & (1 << v) != 0) else {
+            return 0;
+        };
+        let rest = free & !(1 << u);
+        let mut best = best_total(graph, rest);
+        for v in 0..graph.len() {
+            let weight = graph.get(u, v);
+            if rest & (1 << v) != 0 && !weight.is_zero() {
+                let total = value(weight) + best_total(graph, rest & !(1 << v));
+                best = best.max(total);
+            }
+        }
+        best
+    }
+
+    fn value(weight: W) -> u64 {
+        let mut value = 0;
+        for bit in 0..64 {
+            if weight.or(W::bit(bit)) == weight {
+                value |= 1 << bit;
+            }
+        }
+        value
+    }
+
+    fn total(graph: &Graph<W>, mate: &[usize]) -> u64 {
+        let mut sum = 0;
+        for (v, &m) in mate.iter().enumerate() {
+            assert_eq!(mate[m], v, "the matching is symmetric");
+            if m > v {
+                assert!(!graph.get(v, m).is_zero(), "no absent edge is matched");
+                sum += value(graph.get(v, m));
+            }
+        }
+        sum
+    }
+
+    #[test]
+    fn finds_a_maximum_weight_matching_on_random_graphs() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for round in 0..400 {
+            let size = 1 + (round % 10) as usize;
+            let mut graph = Graph::new(size);
+            for u in 0..size {
+                for v in u + 1..size {
+                    // Sparse or dense, with many equal weights.
+                    if next() % 3 != 0 {
+                        graph.set(u, v, W::from_u64(next() % 8 + 1));
+                    }
+                }
+            }
+            let mate = graph.maximum_matching();
+            assert_eq!(
+                total(&graph, &mate),
+                best_total(&graph, (1 << size) - 1),
+                "{graph:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_settled_pair_stays_matched_and_heavy_edges_win() {
+        let mut graph = Graph::new(4);
+        graph.set(0, 1, W::from_u64(5));
+        graph.set(1, 2, W::from_u64(3));
+        graph.set(2, 3, W::from_u64(3));
+        graph.set(0, 3, W::from_u64(1));
+        assert_eq!(graph.maximum_matching(), [1, 0, 3, 2]);
+        // A lone heavy edge beats two light ones; the others stay unmatched.
+        graph.set(1, 2, W::from_u64(20));
+        assert_eq!(graph.maximum_matching(), [3, 2, 1, 0]);
+        graph.set(0, 3, W::ZERO);
+        assert_eq!(graph.maximum_matching(), [0, 2, 1, 3]);
     }
 }
