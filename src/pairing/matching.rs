@@ -17,6 +17,8 @@ pub trait Weight: Copy + Ord + fmt::Debug {
     fn minus(self, other: Self) -> Self;
     /// Half, rounded down.
     fn halved(self) -> Self;
+    /// Whether this is zero.
+    fn is_nil(&self) -> bool;
 }
 
 impl<const N: usize> Weight for Wide<N> {
@@ -29,6 +31,9 @@ impl<const N: usize> Weight for Wide<N> {
     }
     fn halved(self) -> Self {
         self.half()
+    }
+    fn is_nil(&self) -> bool {
+        self.is_zero()
     }
 }
 
@@ -76,10 +81,12 @@ impl<W: Weight> Graph<W> {
         let mut degree = vec![0usize; n];
         let mut neighbour = vec![NONE; n];
         for u in 0..n {
-            for v in 0..n {
-                if u != v && self.get(u, v) != W::ZERO {
+            for v in u + 1..n {
+                if !self.get(u, v).is_nil() {
                     degree[u] += 1;
+                    degree[v] += 1;
                     neighbour[u] = v;
+                    neighbour[v] = u;
                 }
             }
         }
@@ -98,7 +105,7 @@ impl<W: Weight> Graph<W> {
         for (a, &u) in active.iter().enumerate() {
             for (b, &v) in active.iter().enumerate().skip(a + 1) {
                 let weight = self.get(u, v);
-                if weight != W::ZERO {
+                if !weight.is_nil() {
                     // Doubled, so that the duals stay integers.
                     edges.push((a, b, weight.plus(weight)));
                 }
@@ -341,7 +348,7 @@ impl<W: Weight> Solver<W> {
             self.blossomparent[s] = NONE;
             if s < self.n {
                 self.inblossom[s] = s;
-            } else if endstage && self.dualvar[s] == W::ZERO {
+            } else if endstage && self.dualvar[s].is_nil() {
                 self.expand_blossom(s, endstage);
             } else {
                 for v in self.blossom_leaves(s) {
@@ -510,7 +517,7 @@ impl<W: Weight> Solver<W> {
                         let mut kslack = W::ZERO;
                         if !self.allowedge[k] {
                             kslack = self.slack(k);
-                            if kslack == W::ZERO {
+                            if kslack.is_nil() {
                                 self.allowedge[k] = true;
                             }
                         }
@@ -624,7 +631,7 @@ impl<W: Weight> Solver<W> {
                 if self.blossomparent[b] == NONE
                     && self.blossombase[b] != NONE
                     && self.label[b] == OUTER
-                    && self.dualvar[b] == W::ZERO
+                    && self.dualvar[b].is_nil()
                 {
                     self.expand_blossom(b, true);
                 }

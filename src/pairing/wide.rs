@@ -125,7 +125,13 @@ impl<const N: usize> Default for Wide<N> {
 
 impl<const N: usize> Ord for Wide<N> {
     fn cmp(&self, other: &Self) -> Ordering {
-        self.0.iter().rev().cmp(other.0.iter().rev())
+        for index in (0..N).rev() {
+            match self.0[index].cmp(&other.0[index]) {
+                Ordering::Equal => {}
+                unequal => return unequal,
+            }
+        }
+        Ordering::Equal
     }
 }
 
