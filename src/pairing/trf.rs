@@ -125,9 +125,10 @@ impl Reader {
                 Ok(())
             }
             "013" | "310" => Err("team tournaments are not supported".into()),
-            "240" | "250" | "260" | "299" | "XXA" | "XXP" => Err(format!(
-                "{prefix} lines (byes planned ahead, accelerations, forbidden pairs, abnormal \
-                 points) are not supported"
+            "162" | "240" | "250" | "260" | "299" | "XXA" | "XXP" => Err(format!(
+                "{prefix} lines (point systems, byes planned ahead, accelerations, forbidden \
+                 pairs, abnormal points) are not supported; give points with BBW, BBD, BBL, \
+                 BBZ, BBF and BBU"
             )),
             _ => Ok(()),
         }
