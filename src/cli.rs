@@ -1,8 +1,10 @@
-//! The command-line tools over the rules core: list legal moves, count the move tree, play
-//! moves, draw a board or a replay. Their output formats are stable; scripts and acceptance checks read them.
+//! The command-line tools over the rules core and the pairing core: list legal moves, count
+//! the move tree, play moves, draw a board or a replay, pair a Swiss round. Their output formats are stable; scripts and acceptance checks read them.
 
 use std::io::{self, BufRead, Write};
+use std::path::Path;
 
+use crate::pairing::{self, PairingError, TrfError};
 use crate::render::{self, Caption, RenderError, RenderOptions, Theme};
 use crate::rules::{Color, PositionError, Record, Variant, VariantPosition};
 
@@ -28,6 +30,25 @@ pub enum CliError {
     /// A picture could not be drawn.
     #[error("{0}")]
     Render(#[from] RenderError),
+    /// A tournament file could not be read.
+    #[error("{path}: {source}")]
+    Tournament {
+        /// The file as given.
+        path: String,
+        /// What is wrong with it.
+        source: TrfError,
+    },
+    /// A tournament file could not be opened.
+    #[error("{path}: {source}")]
+    File {
+        /// The file as given.
+        path: String,
+        /// Why it could not be read.
+        source: io::Error,
+    },
+    /// The next round cannot be paired.
+    #[error("cannot pair the next round: {0}")]
+    Pairing(#[from] PairingError),
 }
 
 /// The legal moves of `position` in interchange notation, sorted byte-wise, joined by `, `.
@@ -101,6 +122,27 @@ pub fn perft(
     } else {
         writeln!(out, "{}", position.perft(depth))?;
     }
+    Ok(())
+}
+
+/// `pigeon pair dutch`: the next round of the tournament in the TRF file at `path`, paired by
+/// the FIDE Dutch system, in bbpPairings' output format (see [`pairing::format_pairs`]).
+///
+/// # Errors
+/// [`CliError`] when the file does not read, is not a tournament that can be paired, or the
+/// output cannot be written.
+pub fn pair_dutch(path: &Path, mut out: impl Write) -> Result<(), CliError> {
+    let shown = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|source| CliError::File {
+        path: shown.clone(),
+        source,
+    })?;
+    let tournament = pairing::trf::read(&text).map_err(|source| CliError::Tournament {
+        path: shown,
+        source,
+    })?;
+    let pairs = pairing::pair_dutch(&tournament)?;
+    out.write_all(pairing::format_pairs(&pairs).as_bytes())?;
     Ok(())
 }
 

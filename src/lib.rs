@@ -18,6 +18,8 @@
 //!   levels; pure and synchronous, seeded randomness.
 //! - [`render`]: board pictures: a position (last move, checks, viewpoint, caption) to PNG
 //!   bytes, and a whole game to an animated GIF; pure, with embedded art and font.
+//! - [`pairing`]: tournament pairings, pure: a TRF reader, the FIDE Dutch system for Swiss
+//!   rounds (a maximum-weight matching) and the Berger tables for round robins.
 //! - [`config`]: configuration shared by the adapters (secrets that never print).
 //! - [`cli`]: the command-line tools built on the rules core (`moves`, `perft`, `play`).
 //! - [`arena`]: `pigeon match`, two UCI engines playing each other over stored openings, with
@@ -33,6 +35,7 @@ pub mod chat;
 pub mod cli;
 pub mod config;
 pub mod engine;
+pub mod pairing;
 pub mod render;
 pub mod rules;
 pub mod service;

@@ -113,6 +113,15 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Pair the next round of a tournament given as a TRF file, and print it as bbpPairings
+    /// does: the number of pairs, then one pair a line `WHITE BLACK` by start rank, the bye as
+    /// `N 0`.
+    Pair {
+        /// The pairing system: `dutch`, the FIDE Dutch system (C.04.3, 2025 rules).
+        system: PairingSystem,
+        /// The tournament so far, in TRF (TRF-16 or TRF-2026).
+        file: PathBuf,
+    },
     /// Apply moves to a position and print the resulting position text.
     Play {
         /// The game.
@@ -391,6 +400,13 @@ async fn open_store(url: &DatabaseUrl) -> Result<Store, String> {
     store.map_err(|e| format!("{url}: {}", redacted(&e)))
 }
 
+/// A pairing system on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum PairingSystem {
+    /// The FIDE Dutch system (C.04.3, 2025 rules).
+    Dutch,
+}
+
 /// A side on the command line.
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum Side {
@@ -496,6 +512,10 @@ fn main() -> ExitCode {
             position,
             divide,
         } => cli::perft(game, depth, &position, divide, stdout.lock()),
+        Command::Pair {
+            system: PairingSystem::Dutch,
+            file,
+        } => cli::pair_dutch(&file, stdout.lock()),
         Command::Play {
             game,
             position,

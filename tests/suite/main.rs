@@ -21,6 +21,7 @@ mod full_disk;
 mod matrix;
 mod migrate;
 mod oracle;
+mod pairing;
 mod records;
 mod render;
 mod replies;
