@@ -315,7 +315,7 @@ mod tests {
         assert_eq!(
             html,
             "Type <code>accept</code> or <code>decline &lt;x&gt;</code>; the game is in \
-             <a href=\"https://matrix.to/#/!room:example.org/$root1\">the game's thread</a>"
+             <a href=\"https://matrix.to/#/!room:example.org/$root1\">the game&#39;s thread</a>"
         );
         let (_, open, _) = render(&Reply::text("an unpaired ` tick"));
         assert_eq!(open, "an unpaired <code> tick</code>");
