@@ -3,6 +3,7 @@
 
 use matrix_sdk::ruma::{OwnedUserId, UserId};
 
+use super::send::where_is;
 use crate::chat::{Part, Reply};
 
 /// A reply as Matrix text: the plain body, the HTML body with a pill per mention and
@@ -45,11 +46,10 @@ pub fn render(reply: &Reply) -> (String, String, Vec<OwnedUserId>) {
                 html.push_str(&escape_html(&user.name));
             }
             Part::Channel(channel) => {
-                // A thread's channel is `!room:server/$root`: a link to its root message.
-                let name = if channel.contains("/$") {
-                    "the game's thread"
-                } else {
-                    channel.as_str()
+                // A thread's channel (`!room:server/$root`) links to its root message.
+                let name = match where_is(channel) {
+                    Some((_, Some(_))) => "the game's thread",
+                    _ => channel.as_str(),
                 };
                 body.push_str(name);
                 html.push_str(&format!(

@@ -170,11 +170,10 @@ pub(super) async fn load_tables(db: &PostgresDatabase, tables: &[TableRows]) -> 
         .fetch_all(&mut *tx)
         .await?;
         for column in identities {
-            let column = quoted(&column)?;
             let sql = format!(
-                "SELECT setval(pg_get_serial_sequence('{name}', '{}'), \
-                 GREATEST(COALESCE(MAX({column}), 0), 1), MAX({column}) IS NOT NULL) FROM {name}",
-                column.trim_matches('"')
+                "SELECT setval(pg_get_serial_sequence('{name}', '{column}'), \
+                 GREATEST(COALESCE(MAX({quoted}), 0), 1), MAX({quoted}) IS NOT NULL) FROM {name}",
+                quoted = quoted(&column)?,
             );
             sqlx::query(AssertSqlSafe(sql)).execute(&mut *tx).await?;
         }
