@@ -5,12 +5,17 @@
 //! - `list/10k_games`: a player's games listed with 10,000 games stored.
 //! - `moves_1000_games`: moves without pictures, 1,000 games played concurrently on one file;
 //!   criterion's throughput is moves per second.
-//! - `load/<N>_games`: many players on one file: N games of all four kinds stored and going
-//!   on, and four players at any moment each making a full turn (chat, commit, picture,
-//!   reply) in a game picked at random; criterion's throughput is moves per second, and the
-//!   p50 and p99 of every turn and the process's peak resident memory are printed.
+//! - `load/<backend>/<N>_games`: many players on one database: N games of all four kinds
+//!   stored and going on, and four players at any moment each making a full turn (chat,
+//!   commit, picture, reply) in a game picked at random; criterion's throughput is moves per
+//!   second, and the p50 and p99 of every turn and the process's peak resident memory are
+//!   printed. `sqlite` always; `postgres` when `PIGEON_BENCH_POSTGRES` names a PostgreSQL
+//!   server (`postgres://user@127.0.0.1:5432/postgres`) where the bench may create a
+//!   database of its own.
 //!
-//! Run with `cargo bench --bench service`.
+//! Run with `cargo bench --bench service`; `tests/postgres.sh` starts a throwaway server:
+//! `tests/postgres.sh sh -c 'PIGEON_BENCH_POSTGRES=$PIGEON_TEST_POSTGRES cargo bench --bench
+//! service -- load'`.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -35,6 +40,42 @@ fn runtime() -> Runtime {
 async fn service(dir: &tempfile::TempDir, name: &str) -> Service {
     let store = Store::open(&dir.path().join(name)).await.expect("opens");
     Service::new(store, Arc::new(ManualClock::new(START)))
+}
+
+/// A service on a new, empty database of `backend` (`sqlite` or `postgres`): a file in `dir`,
+/// or a database of its own on the server `PIGEON_BENCH_POSTGRES` names. `None` when that
+/// backend is not available.
+async fn service_on(backend: &str, dir: &tempfile::TempDir, name: &str) -> Option<Service> {
+    if backend == "sqlite" {
+        return Some(service(dir, &format!("{name}.db")).await);
+    }
+    use sqlx::Connection;
+    let server = std::env::var("PIGEON_BENCH_POSTGRES").ok()?;
+    let database = format!(
+        "pigeon_bench_{name}_{}_{:08x}",
+        std::process::id(),
+        fastrand::u32(..)
+    );
+    let mut admin = sqlx::PgConnection::connect(&server)
+        .await
+        .expect("the PostgreSQL server answers");
+    // The name is made above of digits, letters and underscores only.
+    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {database}")))
+        .execute(&mut admin)
+        .await
+        .expect("a bench database is created");
+    admin.close().await.expect("closed");
+    let (base, query) = server.split_once('?').unwrap_or((&server, ""));
+    let (cluster, _) = base.rsplit_once('/').expect("the URL names a database");
+    let query = if query.is_empty() {
+        String::new()
+    } else {
+        format!("?{query}")
+    };
+    let store = Store::connect(&format!("{cluster}/{database}{query}"))
+        .await
+        .expect("opens");
+    Some(Service::new(store, Arc::new(ManualClock::new(START))))
 }
 
 fn place() -> Place {
@@ -185,10 +226,19 @@ fn load(c: &mut Criterion) {
         .sample_size(10)
         .measurement_time(Duration::from_secs(20))
         .throughput(Throughput::Elements(1));
-    for games in [1_000, 10_000] {
+    for (backend, games) in [
+        ("sqlite", 1_000),
+        ("sqlite", 10_000),
+        ("postgres", 1_000),
+        ("postgres", 10_000),
+    ] {
         let rt = runtime();
         let dir = tempfile::tempdir().expect("a temporary folder");
-        let service = rt.block_on(service(&dir, "players.db"));
+        let Some(service) = rt.block_on(service_on(backend, &dir, &format!("players_{games}")))
+        else {
+            println!("load/{backend}: skipped, PIGEON_BENCH_POSTGRES is not set");
+            continue;
+        };
         let ids: Vec<i64> = rt.block_on(async {
             let mut ids = Vec::with_capacity(games);
             for n in 0..games {
@@ -200,7 +250,7 @@ fn load(c: &mut Criterion) {
         let ids = Arc::new(ids);
         let samples = Arc::new(std::sync::Mutex::new(Vec::<Duration>::new()));
         let rng = Arc::new(std::sync::Mutex::new(fastrand::Rng::with_seed(7)));
-        group.bench_function(format!("{games}_games"), |b| {
+        group.bench_function(format!("{backend}/{games}_games"), |b| {
             b.iter_custom(|moves| {
                 let start = Instant::now();
                 rt.block_on(async {
@@ -229,7 +279,7 @@ fn load(c: &mut Criterion) {
         samples.sort_unstable();
         if !samples.is_empty() {
             println!(
-                "load/{games}_games: {} turns, p50 {:.2} ms, p99 {:.2} ms, peak RSS {} MB",
+                "load/{backend}/{games}_games: {} turns, p50 {:.2} ms, p99 {:.2} ms, peak RSS {} MB",
                 samples.len(),
                 percentile(&samples, 0.50).as_secs_f64() * 1e3,
                 percentile(&samples, 0.99).as_secs_f64() * 1e3,

@@ -14,7 +14,7 @@ use pigeon::cli;
 use pigeon::config::Secret;
 use pigeon::engine::Level;
 use pigeon::rules::{Color, Variant};
-use pigeon::service::{ManualClock, RateLimit, Service, SystemClock};
+use pigeon::service::{Clock, ManualClock, RateLimit, Service, SystemClock};
 use pigeon::store::{DatabaseUrl, Store};
 use tokio::sync::watch;
 use tokio::task::JoinSet;
@@ -91,6 +91,11 @@ enum Command {
         discord: DiscordArgs,
         #[command(flatten)]
         matrix: MatrixArgs,
+        /// Run as if the time now were this instant (such as 2026-12-01T10:00:00Z), the clock
+        /// running on from there, and store times by it: for rehearsing on a copy of a
+        /// database. Default: the real time.
+        #[arg(long, value_parser = parse_instant)]
+        now: Option<i64>,
     },
     /// Print the legal moves of a position, sorted, separated by ", ". Without POSITION, read
     /// positions from standard input, one per line, and print one line for each.
@@ -443,7 +448,7 @@ fn main() -> ExitCode {
                     #[cfg(feature = "matrix")]
                     matrix: None,
                 };
-                serve_main(db.url()?, bots).await
+                serve_main(db.url()?, bots, None).await
             });
         }
         #[cfg(feature = "matrix")]
@@ -458,13 +463,14 @@ fn main() -> ExitCode {
                     discord: None,
                     matrix: Some(config),
                 };
-                serve_main(db, bots).await
+                serve_main(db, bots, None).await
             });
         }
         Command::Serve {
             db,
             discord,
             matrix,
+            now,
         } => {
             return run_async(async move {
                 let db = db.url()?;
@@ -488,7 +494,7 @@ fn main() -> ExitCode {
                     #[cfg(feature = "matrix")]
                     matrix: matrix.config(&db)?,
                 };
-                serve_main(db, bots).await
+                serve_main(db, bots, now).await
             });
         }
         _ => {}
@@ -822,12 +828,19 @@ fn spawn_bot<E: std::fmt::Display>(
     not(any(feature = "matrix", feature = "discord")),
     allow(unused_variables, unused_mut)
 )]
-async fn serve_main(db: DatabaseUrl, bots: Bots) -> RunResult {
+async fn serve_main(db: DatabaseUrl, bots: Bots, now: Option<i64>) -> RunResult {
     init_logs("info");
     let store = open_store(&db).await?;
     store.hold_for_serving().await.map_err(|e| e.to_string())?;
-    let service =
-        Service::new(store.clone(), Arc::new(SystemClock)).with_rate_limit(RateLimit::CHAT);
+    let clock: Arc<dyn Clock> = match now {
+        Some(now) => {
+            let clock = ManualClock::running();
+            clock.set(now);
+            Arc::new(clock)
+        }
+        None => Arc::new(SystemClock),
+    };
+    let service = Service::new(store.clone(), clock).with_rate_limit(RateLimit::CHAT);
     let (stop, shutdown) = watch::channel(false);
     let mut running = Running::new();
     #[cfg(feature = "matrix")]

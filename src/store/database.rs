@@ -242,9 +242,12 @@ pub trait Database: Debug + Send + Sync {
     /// Ends an active game off the board (resignation, agreement, claim, timeout, abort),
     /// guarded by the ply the caller saw, with a notice of the end recorded in the same
     /// transaction when one is given (a game the clock ended). An aborted game has no result.
+    /// A loss on time (`reason` `timeout`, `now` its deadline) lands only while the stored
+    /// deadline is still at or before `now`: one moved on meanwhile keeps the game going.
     ///
     /// # Errors
-    /// [`super::StoreError::Conflict`] when the game moved on or already ended.
+    /// [`super::StoreError::Conflict`] when the game moved on or already ended, or its deadline
+    /// moved on.
     async fn finish_game(
         &self,
         game_id: i64,

@@ -774,3 +774,29 @@ backends! {
         b.release().await;
     }
 }
+
+backends! {
+    /// A loss on time lands only while the deadline it was taken for still stands: a deadline
+    /// moved on meanwhile (by another process starting after an outage) keeps the game going.
+    #[tokio::test]
+    async fn a_timeout_does_not_land_on_a_deadline_moved_on(db: TestDb) {
+        let (store, _, _, row) = alice_and_bob_playing(&db).await;
+        let deadline = row.deadline.expect("a deadline");
+        db.tamper("UPDATE games SET deadline = deadline + 86400 WHERE id = $1", row.id)
+            .await;
+        let late = store
+            .finish_game(row.id, 0, Some("0-1"), "timeout", deadline, None)
+            .await;
+        assert!(matches!(late, Err(StoreError::Conflict)), "{late:?}");
+        let row = store.game(row.id).await.expect("query").expect("exists");
+        assert_eq!((row.status.as_str(), row.deadline), ("active", Some(deadline + 86_400)));
+
+        // At the deadline that stands, time runs out.
+        store
+            .finish_game(row.id, 0, Some("0-1"), "timeout", deadline + 86_400, None)
+            .await
+            .expect("ended on time");
+        let row = store.game(row.id).await.expect("query").expect("exists");
+        assert_eq!(row.end_reason.as_deref(), Some("timeout"));
+    }
+}

@@ -209,10 +209,12 @@ pub(super) async fn finish_game(
 ) -> Result<()> {
     let mut tx = db.write().await?;
     lock_game(&mut tx, game_id, expected_ply, notice.is_some()).await?;
-    sqlx::query(
+    // A game lost on time ends at its deadline: if another process moved the deadline on
+    // meanwhile (after an outage), the game goes on.
+    let done = sqlx::query(
         "UPDATE games SET status = 'finished', result = $2, end_reason = $3, \
          finished_at = $4, updated_at = $4, deadline = NULL, draw_offer = NULL \
-         WHERE id = $1",
+         WHERE id = $1 AND ($3 <> 'timeout' OR deadline <= $4)",
     )
     .bind(game_id)
     .bind(result)
@@ -220,6 +222,9 @@ pub(super) async fn finish_game(
     .bind(now)
     .execute(&mut *tx)
     .await?;
+    if done.rows_affected() != 1 {
+        return Err(StoreError::Conflict);
+    }
     if let Some(notice) = notice {
         insert_notice(&mut tx, notice).await?;
     }

@@ -173,7 +173,8 @@ pub(super) async fn finish_game(
     let done = sqlx::query(
         "UPDATE games SET status = 'finished', result = ?3, end_reason = ?4, \
          finished_at = ?5, updated_at = ?5, deadline = NULL, draw_offer = NULL \
-         WHERE id = ?1 AND ply = ?2 AND status = 'active'",
+         WHERE id = ?1 AND ply = ?2 AND status = 'active' \
+         AND (?4 <> 'timeout' OR deadline <= ?5)",
     )
     .bind(game_id)
     .bind(expected_ply)
