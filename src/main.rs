@@ -364,6 +364,7 @@ impl MatrixArgs {
             backlog_days: self.backlog_days,
             store_passphrase: self.store_passphrase,
             recovery_key: self.recovery_key,
+            timeline_limit: matrix::DEFAULT_TIMELINE_LIMIT,
         }))
     }
 }

@@ -658,6 +658,14 @@ impl Service {
             .await?)
     }
 
+    /// Whether a chat event was handled already (read only: `first_delivery` records).
+    ///
+    /// # Errors
+    /// [`ServiceError::Internal`] when the database fails.
+    pub async fn handled(&self, platform: &str, event_id: &str) -> Result<bool, ServiceError> {
+        Ok(self.store.event_claimed(platform, event_id).await?)
+    }
+
     /// Loads a game and replays it from its start position, checking the stored position.
     ///
     /// # Errors

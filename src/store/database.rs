@@ -141,6 +141,12 @@ pub trait Database: Debug + Send + Sync {
     /// [`super::StoreError`] when the database fails.
     async fn claim_event(&self, platform: &str, event_id: &str, now: i64) -> Result<bool>;
 
+    /// Whether a platform event was recorded as processed (read only: `claim_event` records).
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn event_claimed(&self, platform: &str, event_id: &str) -> Result<bool>;
+
     /// Creates a challenge and returns it.
     ///
     /// # Errors
@@ -489,6 +495,14 @@ pub trait Database: Debug + Send + Sync {
     /// [`super::StoreError`] when the database fails.
     async fn release_lease(&self, name: &str, holder: &str) -> Result<()>;
 
+    /// When the chat account `account` of `platform` first started: `at` is recorded when
+    /// nothing is yet, or when it is earlier than what is (an older record brought in);
+    /// returns the time kept. One statement, so processes starting together agree.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn first_start(&self, platform: &str, account: &str, at: i64) -> Result<i64>;
+
     /// Records that the clocks of `platform` ran at `now`.
     ///
     /// # Errors
@@ -539,6 +553,7 @@ macro_rules! answered_by {
             players::settings(player_id: i64) -> Result<SettingsRow>;
             players::set_settings(player_id: i64, settings: &SettingsRow) -> Result<()>;
             players::claim_event(platform: &str, event_id: &str, now: i64) -> Result<bool>;
+            players::event_claimed(platform: &str, event_id: &str) -> Result<bool>;
 
             challenges::create_challenge(new: &NewChallenge<'_>) -> Result<ChallengeRow>;
             challenges::challenge(id: i64) -> Result<Option<ChallengeRow>>;
@@ -619,6 +634,7 @@ macro_rules! answered_by {
 
             timing::take_lease(name: &str, holder: &str, now: i64, until: i64) -> Result<bool>;
             timing::release_lease(name: &str, holder: &str) -> Result<()>;
+            timing::first_start(platform: &str, account: &str, at: i64) -> Result<i64>;
             timing::resume_clocks(platform: &str, now: i64) -> Result<Resumed>;
             timing::heartbeat(platform: &str, now: i64) -> Result<()>;
             timing::next_due(platform: &str, after: i64, reminders: (i64, i64)) -> Result<Option<i64>>;

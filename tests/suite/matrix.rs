@@ -34,6 +34,8 @@ use tempfile::TempDir;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
+mod catching_up;
+
 /// How long anything may take to arrive before a test gives up (generous: a loaded machine).
 const PATIENCE: Duration = Duration::from_secs(90);
 
@@ -305,6 +307,7 @@ fn bot_config(
         backlog_days,
         store_passphrase: Some(Secret::new("a passphrase for the test store")),
         recovery_key: None,
+        timeline_limit: matrix::DEFAULT_TIMELINE_LIMIT,
     }
 }
 
@@ -1117,63 +1120,4 @@ impl BotRun {
         self.store.close().await;
         result
     }
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs a Synapse homeserver; tests/run starts one"]
-async fn one_process_syncs_an_account_and_another_takes_over_when_it_dies() {
-    let scene = scene("failover").await;
-    let (alice, bot_id) = (&scene.alice, &scene.bot);
-    let clock = ManualClock::running();
-    let store_b = scene.dir.path().join("pigeon-matrix-b");
-    let first = run_bot(
-        &scene.db(),
-        bot_config(&scene.server, bot_id.localpart(), &scene.matrix_store(), 7),
-        Arc::new(clock.clone()),
-    )
-    .await;
-    let room = room_with(alice, &[], bot_id, false).await;
-    // The standby is set up with the account's first start (messages before it are never
-    // answered): its own clock runs ahead below, and its first start must not.
-    std::fs::create_dir_all(&store_b).expect("a store folder");
-    std::fs::copy(
-        scene.matrix_store().join("first-start"),
-        store_b.join("first-start"),
-    )
-    .expect("the first start is copied");
-    let second = run_bot(
-        &scene.db(),
-        bot_config(&scene.server, bot_id.localpart(), &store_b, 7),
-        Arc::new(clock.clone()),
-    )
-    .await;
-    // The second stands by: it does not even log in while the first holds the lease.
-    let help = alice.say(&room, "!pigeon help").await;
-    alice.notice_to(&room, bot_id, &help).await;
-    assert!(
-        !store_b.join("session.json").exists(),
-        "the second is standing by"
-    );
-    let games = alice.say(&room, "!pigeon games").await;
-    alice.notice_to(&room, bot_id, &games).await;
-    let again = alice.say(&room, "!pigeon games").await;
-    alice.notice_to(&room, bot_id, &again).await;
-    assert_eq!(
-        alice.replies(&room, bot_id, &games).len(),
-        1,
-        "one process answers"
-    );
-
-    // The first dies without a word (its lease is not let go): once the lease lapses, the
-    // second takes over and answers.
-    first.task.abort();
-    first.store.close().await;
-    clock.advance(pigeon::service::lease::LEASE_TERM + 1);
-    wait_for("the second process to take over", async || {
-        store_b.join("session.json").exists().then_some(())
-    })
-    .await;
-    let asked = alice.ask(&room, bot_id, "!pigeon help").await;
-    assert!(asked.body().contains("challenge"), "{}", asked.body());
-    second.stop().await;
 }

@@ -800,3 +800,43 @@ backends! {
         assert_eq!(row.end_reason.as_deref(), Some("timeout"));
     }
 }
+
+backends! {
+    /// The account's first start is recorded once and read the same by every process; an
+    /// older time brought in (from a file an earlier version kept) wins, a later one never.
+    #[tokio::test]
+    async fn an_accounts_first_start_is_recorded_once_and_read_by_every_process(db: TestDb) {
+        let (a, b) = (db.open().await, db.open().await);
+        assert_eq!(a.first_start("matrix", "@bot:x", NOW).await.expect("recorded"), NOW);
+        assert_eq!(
+            b.first_start("matrix", "@bot:x", NOW + 600).await.expect("read"),
+            NOW,
+            "another process, later, reads the first start"
+        );
+        assert_eq!(
+            b.first_start("matrix", "@other:x", NOW + 600).await.expect("recorded"),
+            NOW + 600,
+            "each account its own"
+        );
+        assert_eq!(
+            b.first_start("matrix", "@bot:x", NOW - 60).await.expect("brought in"),
+            NOW - 60,
+            "an earlier record wins"
+        );
+        assert_eq!(
+            a.first_start("matrix", "@bot:x", NOW).await.expect("read"),
+            NOW - 60
+        );
+    }
+
+    /// Whether a chat event was handled is read without recording it.
+    #[tokio::test]
+    async fn a_handled_event_is_known_without_being_claimed_by_asking(db: TestDb) {
+        let store = db.open().await;
+        assert!(!store.event_claimed("matrix", "$one").await.expect("read"));
+        assert!(!store.event_claimed("matrix", "$one").await.expect("read"), "asking records nothing");
+        assert!(store.claim_event("matrix", "$one", NOW).await.expect("claimed"));
+        assert!(store.event_claimed("matrix", "$one").await.expect("read"));
+        assert!(!store.event_claimed("discord", "$one").await.expect("read"), "per platform");
+    }
+}
