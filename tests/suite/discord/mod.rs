@@ -3,6 +3,7 @@
 //! makes: response types, contents, buttons, ephemeral flags, threads and board pictures.
 
 mod fake;
+mod options;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
