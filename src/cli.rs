@@ -69,11 +69,7 @@ pub fn moves(
     mut out: impl Write,
 ) -> Result<(), CliError> {
     if let Some(text) = position {
-        writeln!(
-            out,
-            "{}",
-            moves_line(&game.position(text)?)
-        )?;
+        writeln!(out, "{}", moves_line(&game.position(text)?))?;
         return Ok(());
     }
     // One output line per input line, always: an unreadable position gives an empty line here

@@ -507,7 +507,9 @@ fn parse_challenge(args: &[&str]) -> Result<Command, String> {
             continue;
         }
         if let Some(found) = RuleSet::from_key(word).filter(|r| *r != RuleSet::Standard) {
-            choose(&mut rules, found, "rule set", |r: &RuleSet| r.key().to_owned())?;
+            choose(&mut rules, found, "rule set", |r: &RuleSet| {
+                r.key().to_owned()
+            })?;
             continue;
         }
         if let Some(number) = word
@@ -754,7 +756,10 @@ mod tests {
         ));
         assert!(matches!(
             ok("challenge chesscala-nodraws"),
-            Command::Challenge { rules: RuleSet::NoDraws, .. }
+            Command::Challenge {
+                rules: RuleSet::NoDraws,
+                ..
+            }
         ));
         assert!(parse("challenge chak from").expect("command").is_err());
         assert!(matches!(
@@ -771,9 +776,18 @@ mod tests {
         ));
         assert!(matches!(
             ok("takeback #2 accept"),
-            Command::Takeback { game: Some(2), action: TakebackAction::Accept }
+            Command::Takeback {
+                game: Some(2),
+                action: TakebackAction::Accept
+            }
         ));
-        assert!(matches!(ok("notes clear"), Command::Notes { game: None, clear: true }));
+        assert!(matches!(
+            ok("notes clear"),
+            Command::Notes {
+                game: None,
+                clear: true
+            }
+        ));
         assert_eq!(
             ok("leaderboard shakti"),
             Command::Leaderboard(Some(Variant::Shakti))

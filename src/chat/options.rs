@@ -19,9 +19,7 @@ pub(super) async fn takeback_reply(
         TakebackDone::Asked(state) => {
             let id = state.row.id;
             let me = service.player(user).await?;
-            let color = state
-                .color_of(me.id)
-                .ok_or(ServiceError::NotAPlayer(id))?;
+            let color = state.color_of(me.id).ok_or(ServiceError::NotAPlayer(id))?;
             let opponent = state.player(color.other());
             let reply = Reply::text(format!(
                 "{} asks to take back their last move in game #{id}. ",
@@ -151,7 +149,11 @@ pub(super) async fn tried_reply(
         None => text.push_str(&format!(
             " {} would be to move{}.",
             variant.side_name(position.turn()),
-            if position.in_check() { ", in check" } else { "" }
+            if position.in_check() {
+                ", in check"
+            } else {
+                ""
+            }
         )),
     }
     if let Some((typed, error)) = &tried.stopped {

@@ -194,7 +194,10 @@ pub fn info(state: &GameState, now: i64) -> String {
         }
     };
     if let Some(offer) = state.row.draw_offer.as_deref() {
-        text.push_str(&format!("\n{} offers a draw.", state.side_label(side(offer))));
+        text.push_str(&format!(
+            "\n{} offers a draw.",
+            state.side_label(side(offer))
+        ));
     }
     if let Some(offer) = state.row.takeback_offer.as_deref() {
         text.push_str(&format!(

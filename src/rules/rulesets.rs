@@ -228,7 +228,8 @@ impl FromStr for GameRules {
             .rsplit_once(['-', ' '])
             .ok_or_else(|| UnknownVariant(s.trim().to_owned()))?;
         let variant = game.parse::<Variant>()?;
-        let rules = RuleSet::from_key(rules).ok_or_else(|| RulesError::Unknown(rules.to_owned()))?;
+        let rules =
+            RuleSet::from_key(rules).ok_or_else(|| RulesError::Unknown(rules.to_owned()))?;
         GameRules::new(variant, rules)
     }
 }
@@ -239,7 +240,9 @@ mod tests {
 
     #[test]
     fn names_read_and_write_back() {
-        let rules: GameRules = "chesscala-nodraws".parse().expect("a rule set of Chesscala");
+        let rules: GameRules = "chesscala-nodraws"
+            .parse()
+            .expect("a rule set of Chesscala");
         assert_eq!(rules.variant(), Variant::Chesscala);
         assert_eq!(rules.rules(), RuleSet::NoDraws);
         assert_eq!(rules.to_string(), "chesscala-nodraws");

@@ -124,10 +124,7 @@ impl Service {
         rated: bool,
     ) -> Result<ChallengeSummary, ServiceError> {
         let (rules, start) = terms.start()?;
-        if rated
-            && terms.from.is_some()
-            && !self.rated_setups(place).await?
-        {
+        if rated && terms.from.is_some() && !self.rated_setups(place).await? {
             return Err(ServiceError::RatedSetup);
         }
         self.check_caps(place, me, Adding::Challenge, true).await?;
@@ -411,7 +408,10 @@ impl Service {
                 .and_then(|level| u8::try_from(level).ok())
                 .and_then(crate::engine::Level::new),
             rules: state.record.start().rules(),
-            from: state.record.setup().then(|| state.row.start_position.clone()),
+            from: state
+                .record
+                .setup()
+                .then(|| state.row.start_position.clone()),
             takebacks: Some(state.row.takebacks),
             ..Terms::new(state.variant)
         };

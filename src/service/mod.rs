@@ -42,11 +42,11 @@ pub use clocks::{EVENT_MEMORY, Notice, Pending, place_of};
 pub use games::{ColorChoice, DrawAction, DrawDone, MoveDone, Scope, SettingsChange, color_key};
 pub use limits::{RateLimit, RateLimiter, Verdict};
 pub use names::closest;
+pub use notes::{NOTE_LIMIT, Note};
+pub use options::Tried;
 pub use pictures::{Image, REPLAY_MOVES, picture_viewer, result_words, viewpoint};
 pub use ratings::{HISTORY_SIZE, LEADERBOARD_SIZE, Stats, updated};
 pub use reading::ReadMove;
-pub use notes::{NOTE_LIMIT, Note};
-pub use options::Tried;
 pub use resigning::{CONFIRM_WINDOW, Resigning};
 pub use takebacks::{TakebackAction, TakebackDone};
 pub use timer::Timer;
@@ -315,11 +315,15 @@ pub enum ServiceError {
     EmptyNote(i64),
     #[error("Which moves should I try? For example `try #{0} e4 e5`.")]
     NothingToTry(i64),
-    #[error("Takebacks are off in game #{0}: it was started with `notakebacks` (rated games have them off unless the challenge says `takebacks`).")]
+    #[error(
+        "Takebacks are off in game #{0}: it was started with `notakebacks` (rated games have them off unless the challenge says `takebacks`)."
+    )]
     NoTakebacks(i64),
     #[error("You have no move to take back in game #{0} yet.")]
     NothingToTakeBack(i64),
-    #[error("You have already asked to take back your move in game #{0}; it's up to your opponent now.")]
+    #[error(
+        "You have already asked to take back your move in game #{0}; it's up to your opponent now."
+    )]
     TakebackAlreadyAsked(i64),
     #[error("There is no takeback request from your opponent to answer in game #{0}.")]
     NoTakebackRequest(i64),
@@ -709,7 +713,9 @@ impl Service {
         })?;
         let rules = RuleSet::from_key(&row.rules)
             .and_then(|rules| GameRules::new(variant, rules).ok())
-            .ok_or_else(|| internal(&format!("game #{} has unknown rules {}", row.id, row.rules)))?;
+            .ok_or_else(|| {
+                internal(&format!("game #{} has unknown rules {}", row.id, row.rules))
+            })?;
         let start = rules
             .position(&row.start_position)
             .map_err(|e| internal(&format!("game #{} start: {e}", row.id)))?;

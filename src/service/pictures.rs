@@ -179,8 +179,8 @@ impl Service {
             }
             before.move_marks(&last.mv)
         });
-        let ply = tried.game.as_ref().map_or(0, |state| state.row.ply)
-            + record.moves().len() as i64;
+        let ply =
+            tried.game.as_ref().map_or(0, |state| state.row.ply) + record.moves().len() as i64;
         let status = render::position_status(&position)
             .map_or_else(|| String::from("Sandbox"), |s| format!("Sandbox · {s}"));
         let options = RenderOptions {

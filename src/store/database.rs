@@ -271,7 +271,8 @@ pub trait Database: Debug + Send + Sync {
     ///
     /// # Errors
     /// [`super::StoreError`] when the database fails.
-    async fn add_note(&self, game_id: i64, player_id: i64, text: &str, now: i64) -> Result<NoteRow>;
+    async fn add_note(&self, game_id: i64, player_id: i64, text: &str, now: i64)
+    -> Result<NoteRow>;
 
     /// The notes of `player_id` on a game, oldest first.
     ///

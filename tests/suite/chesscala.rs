@@ -916,7 +916,11 @@ mod no_draws {
             let all = turn_texts(&standard);
             let kept = turn_texts(&no_draws);
             for turn in &kept {
-                assert!(all.contains(turn), "{}: {turn} only without draws", vector.id);
+                assert!(
+                    all.contains(turn),
+                    "{}: {turn} only without draws",
+                    vector.id
+                );
             }
             for turn in all.iter().filter(|turn| !kept.contains(turn)) {
                 let mv = standard.parse_move(turn).expect("a standard turn");
@@ -957,7 +961,11 @@ mod no_draws {
         let game: GameRules = "chesscala-nodraws".parse().expect("rules");
         let start = game.start();
         assert_eq!(start.rules(), RuleSet::NoDraws);
-        let mv = start.legal_moves().into_iter().next().expect("a first turn");
+        let mv = start
+            .legal_moves()
+            .into_iter()
+            .next()
+            .expect("a first turn");
         assert_eq!(start.play(&mv).rules(), RuleSet::NoDraws);
         assert_eq!(
             VariantPosition::from_text(game.variant(), &start.to_text()).map(|p| p.rules()),
@@ -971,7 +979,10 @@ mod no_draws {
         let standard = Chesscala::start();
         let no_draws = strict(&standard);
         for depth in 1..=3 {
-            assert!(no_draws.perft(depth) <= standard.perft(depth), "depth {depth}");
+            assert!(
+                no_draws.perft(depth) <= standard.perft(depth),
+                "depth {depth}"
+            );
         }
         assert_eq!(no_draws.perft(1), 33);
         assert_eq!(no_draws.perft(1), no_draws.legal_moves().len() as u64);

@@ -10,8 +10,8 @@ use crate::chat;
 
 /// The commands whose answers only the asker sees: they are deferred ephemerally.
 pub(super) const PRIVATE_COMMANDS: &[&str] = &[
-    "moves", "games", "info", "history", "export", "rules", "settings", "help", "threads", "limits",
-    "note", "notes", "try", "setups",
+    "moves", "games", "info", "history", "export", "rules", "settings", "help", "threads",
+    "limits", "note", "notes", "try", "setups",
 ];
 
 /// The slash commands: one per command of the grammar, plus the server's thread setting.
@@ -353,7 +353,10 @@ mod tests {
         assert_eq!(text, "try chak start e3e4 e7e6");
         let (text, _) = command_text(
             "try",
-            &[option("moves", 3, json!("e3e4")), option("game", 4, json!(3))],
+            &[
+                option("moves", 3, json!("e3e4")),
+                option("game", 4, json!(3)),
+            ],
         );
         assert_eq!(text, "try #3 e3e4");
     }

@@ -1,7 +1,6 @@
 //! Sending replies: text with pills as an `m.notice` or, when it addresses someone, an
 //! `m.text`; the picture as an `m.image`.
 
-use matrix_sdk::{Room, RoomState};
 use matrix_sdk::attachment::{AttachmentConfig, AttachmentInfo, BaseImageInfo};
 use matrix_sdk::room::reply::{EnforceThread, Reply as ReplyTo};
 use matrix_sdk::ruma::events::Mentions;
@@ -10,6 +9,7 @@ use matrix_sdk::ruma::events::room::message::{
     AddMentions, Relation, ReplyWithinThread, RoomMessageEventContent,
 };
 use matrix_sdk::ruma::{EventId, OwnedEventId, OwnedRoomId, RoomId, UInt, UserId};
+use matrix_sdk::{Room, RoomState};
 use tracing::error;
 
 use super::text::render;

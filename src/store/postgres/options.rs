@@ -25,7 +25,11 @@ pub(super) async fn add_note(
     Ok(row)
 }
 
-pub(super) async fn notes(db: &PostgresDatabase, game_id: i64, player_id: i64) -> Result<Vec<NoteRow>> {
+pub(super) async fn notes(
+    db: &PostgresDatabase,
+    game_id: i64,
+    player_id: i64,
+) -> Result<Vec<NoteRow>> {
     Ok(sqlx::query_as(
         "SELECT id, text, created_at FROM notes WHERE game_id = $1 AND player_id = $2 ORDER BY id",
     )
@@ -35,7 +39,11 @@ pub(super) async fn notes(db: &PostgresDatabase, game_id: i64, player_id: i64) -
     .await?)
 }
 
-pub(super) async fn clear_notes(db: &PostgresDatabase, game_id: i64, player_id: i64) -> Result<u64> {
+pub(super) async fn clear_notes(
+    db: &PostgresDatabase,
+    game_id: i64,
+    player_id: i64,
+) -> Result<u64> {
     let done = sqlx::query("DELETE FROM notes WHERE game_id = $1 AND player_id = $2")
         .bind(game_id)
         .bind(player_id)
@@ -120,7 +128,11 @@ pub(super) async fn take_back(db: &PostgresDatabase, back: &TakeBack<'_>) -> Res
     Ok(())
 }
 
-pub(super) async fn rated_setups(db: &PostgresDatabase, platform: &str, community: &str) -> Result<bool> {
+pub(super) async fn rated_setups(
+    db: &PostgresDatabase,
+    platform: &str,
+    community: &str,
+) -> Result<bool> {
     let row: Option<(bool,)> = sqlx::query_as(
         "SELECT rated_setups FROM community_settings WHERE platform = $1 AND community = $2",
     )

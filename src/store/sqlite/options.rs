@@ -25,7 +25,11 @@ pub(super) async fn add_note(
     Ok(row)
 }
 
-pub(super) async fn notes(db: &SqliteDatabase, game_id: i64, player_id: i64) -> Result<Vec<NoteRow>> {
+pub(super) async fn notes(
+    db: &SqliteDatabase,
+    game_id: i64,
+    player_id: i64,
+) -> Result<Vec<NoteRow>> {
     Ok(sqlx::query_as(
         "SELECT id, text, created_at FROM notes WHERE game_id = ?1 AND player_id = ?2 ORDER BY id",
     )
@@ -120,7 +124,11 @@ pub(super) async fn take_back(db: &SqliteDatabase, back: &TakeBack<'_>) -> Resul
     Ok(())
 }
 
-pub(super) async fn rated_setups(db: &SqliteDatabase, platform: &str, community: &str) -> Result<bool> {
+pub(super) async fn rated_setups(
+    db: &SqliteDatabase,
+    platform: &str,
+    community: &str,
+) -> Result<bool> {
     let row: Option<(bool,)> = sqlx::query_as(
         "SELECT rated_setups FROM community_settings WHERE platform = ?1 AND community = ?2",
     )

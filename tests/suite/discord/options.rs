@@ -5,8 +5,8 @@ use serde_json::json;
 
 use super::fake::{APP, CHANNEL, DM_CHANNELS};
 use super::{
-    ALICE, BOB, Bot, assert_board, assert_not_says, assert_says,
-    channel_of, custom_ids, dms_to, option, text,
+    ALICE, BOB, Bot, assert_board, assert_not_says, assert_says, channel_of, custom_ids, dms_to,
+    option, text,
 };
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -27,7 +27,12 @@ async fn a_takeback_by_buttons_and_notes_only_their_author_sees() {
     let thread = channel_of(&welcome);
 
     // After alice's move the game message offers a takeback.
-    let played = bot.slash(ALICE, thread, "move", json!([option("move", 3, json!("e3e4"))]));
+    let played = bot.slash(
+        ALICE,
+        thread,
+        "move",
+        json!([option("move", 3, json!("e3e4"))]),
+    );
     let moved = bot.answer(&played).await;
     assert!(
         custom_ids(&moved).contains(&String::from("takeback #1")),
@@ -36,7 +41,10 @@ async fn a_takeback_by_buttons_and_notes_only_their_author_sees() {
     );
     let pressed = bot.press(ALICE, thread, 8_002, "takeback #1");
     let request = bot.answer(&pressed).await;
-    assert_says(&request, "alice asks to take back their last move in game #1");
+    assert_says(
+        &request,
+        "alice asks to take back their last move in game #1",
+    );
     assert_says(&request, &format!("<@{BOB}>"));
     assert_eq!(
         custom_ids(&request),
@@ -60,7 +68,10 @@ async fn a_takeback_by_buttons_and_notes_only_their_author_sees() {
     bot.say_to(ALICE, thread, &format!("<@{APP}> notes"), &[APP]);
     let told = bot
         .fake
-        .next("POST", &format!("/channels/{}/messages", DM_CHANNELS + ALICE))
+        .next(
+            "POST",
+            &format!("/channels/{}/messages", DM_CHANNELS + ALICE),
+        )
         .await;
     assert_says(&told, "push the e pawn again");
     assert!(
@@ -71,6 +82,10 @@ async fn a_takeback_by_buttons_and_notes_only_their_author_sees() {
         "{}",
         bot.fake.summary()
     );
-    assert!(dms_to(&bot, BOB).iter().all(|sent| !text(sent).contains("push the e pawn")));
+    assert!(
+        dms_to(&bot, BOB)
+            .iter()
+            .all(|sent| !text(sent).contains("push the e pawn"))
+    );
     bot.stop().await;
 }
