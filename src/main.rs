@@ -13,7 +13,7 @@ use pigeon::arena;
 use pigeon::cli;
 use pigeon::config::Secret;
 use pigeon::engine::Level;
-use pigeon::rules::{Color, Variant};
+use pigeon::rules::{Color, GameRules, Variant};
 use pigeon::service::{Clock, ManualClock, RateLimit, Service, SystemClock};
 use pigeon::store::{DatabaseUrl, Store};
 use tokio::sync::watch;
@@ -100,15 +100,16 @@ enum Command {
     /// Print the legal moves of a position, sorted, separated by ", ". Without POSITION, read
     /// positions from standard input, one per line, and print one line for each.
     Moves {
-        /// The game: chak, shakti, chad or chesscala.
-        game: Variant,
+        /// The game: chak, shakti, chad or chesscala, or chesscala-nodraws (the rule without
+        /// draws).
+        game: GameRules,
         /// A position text; `start` means the start position.
         position: Option<String>,
     },
     /// Count the leaves of the legal move tree to DEPTH.
     Perft {
-        /// The game.
-        game: Variant,
+        /// The game, or chesscala-nodraws.
+        game: GameRules,
         /// How many plies (Chesscala: turns) deep.
         depth: u32,
         /// A position text; `start` (the default) means the start position.
@@ -129,8 +130,8 @@ enum Command {
     },
     /// Apply moves to a position and print the resulting position text.
     Play {
-        /// The game.
-        game: Variant,
+        /// The game, or chesscala-nodraws.
+        game: GameRules,
         /// A position text, or `start`.
         position: String,
         /// The moves, one argument each, in any notation the game accepts.

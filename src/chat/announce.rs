@@ -174,6 +174,7 @@ pub(super) fn game_actions(mut reply: Reply, state: &GameState) -> Reply {
     let id = state.row.id;
     reply.topic = Some(Topic::Game(id));
     reply.settles.push(Topic::DrawOffer(id));
+    reply.settles.push(Topic::Takeback(id));
     if !state.is_active() {
         reply.ended = Some(id);
     }
@@ -187,6 +188,13 @@ pub(super) fn game_actions(mut reply: Reply, state: &GameState) -> Reply {
             ),
             Action::new("Resign", format!("resign #{id}"), Style::Danger),
         ]);
+        if state.row.takebacks && state.row.ply > 0 {
+            reply.actions.push(Action::new(
+                "Take back",
+                format!("takeback #{id}"),
+                Style::Secondary,
+            ));
+        }
     } else {
         reply.actions.extend([
             Action::new("Rematch", format!("rematch #{id}"), Style::Primary),

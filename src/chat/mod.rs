@@ -8,6 +8,7 @@
 mod announce;
 pub mod command;
 pub mod inert;
+mod options;
 mod reply;
 pub mod table;
 mod text;
@@ -379,6 +380,9 @@ async fn execute(
             color,
             rated,
             level,
+            rules,
+            from,
+            takebacks,
         } => {
             let opponent = match opponent_of(service, incoming, opponent.as_deref()).await {
                 Ok(opponent) => opponent,
@@ -391,6 +395,9 @@ async fn execute(
                 color,
                 rated,
                 level,
+                rules,
+                from,
+                takebacks,
             };
             let challenged = service
                 .challenge_with(place, user, opponent, &terms)
@@ -576,6 +583,41 @@ async fn execute(
             } else {
                 "Games started here are played in the channel itself (`threads on` to change it)."
             }))
+        }
+        Command::Takeback { game, action } => {
+            let done = service.takeback(place, user, game, action).await?;
+            one(options::takeback_reply(service, user, &done, incoming.means).await?)
+        }
+        Command::Note { game, text } => {
+            let (id, count) = service.add_note(place, user, game, &text).await?;
+            one(options::noted_reply(id, count))
+        }
+        Command::Notes { game, clear: false } => {
+            let (id, notes) = service.notes(place, user, game).await?;
+            one(options::notes_reply(id, &notes))
+        }
+        Command::Notes { game, clear: true } => {
+            let (id, count) = service.clear_notes(place, user, game).await?;
+            one(options::cleared_reply(id, count))
+        }
+        Command::Try { game, moves } => {
+            let tried = service.try_moves(place, user, game, &moves).await?;
+            one(options::tried_reply(service, user, &tried).await?)
+        }
+        Command::TryPosition { rules, words } => {
+            let tried = service.try_position(rules, &words)?;
+            one(options::tried_reply(service, user, &tried).await?)
+        }
+        Command::Setups(change) => {
+            let rated = match change {
+                Some(_) if !incoming.manager => return Err(ServiceError::NotAManager),
+                Some(rated) => {
+                    service.set_rated_setups(place, rated).await?;
+                    rated
+                }
+                None => service.rated_setups(place).await?,
+            };
+            one(options::setups_reply(rated))
         }
         Command::Help(topic) => one(Reply::private(help(topic.as_deref()))),
     }

@@ -22,9 +22,12 @@ pub const COMMANDS: &[Spec] = &[
     Spec {
         name: "challenge",
         aliases: &["play", "new"],
-        usage: "[@user | name] [game] [N days] [white|black|random] [rated|casual] [level 1-5]",
+        usage: "[@user | name] [game] [N days] [white|black|random] [rated|casual] [level 1-5] \
+                [nodraws] [takebacks|notakebacks] [from <position>]",
         summary: "challenge someone (or anyone here) to a game; default Chak, 3 days per move, \
-                  rated; challenge me to play the built-in opponent (level 1-5, default 3, casual)",
+                  rated; challenge me to play the built-in opponent (level 1-5, default 3, \
+                  casual); `nodraws` plays Chesscala without draws, `from` and a position \
+                  (last) start from it",
     },
     Spec {
         name: "accept",
@@ -74,6 +77,31 @@ pub const COMMANDS: &[Spec] = &[
         aliases: &[],
         usage: "[#game] [offer|accept|decline|claim]",
         summary: "offer, accept or decline a draw, or claim one the rules allow",
+    },
+    Spec {
+        name: "takeback",
+        aliases: &["undo"],
+        usage: "[#game] [accept|decline]",
+        summary: "ask to take back your last move, or answer your opponent's request",
+    },
+    Spec {
+        name: "note",
+        aliases: &[],
+        usage: "[#game] <text>",
+        summary: "keep a private note on a game (only you ever see it)",
+    },
+    Spec {
+        name: "notes",
+        aliases: &[],
+        usage: "[#game] [clear]",
+        summary: "your private notes on a game, or delete them",
+    },
+    Spec {
+        name: "try",
+        aliases: &["sandbox"],
+        usage: "[#game] <moves...> | <game> <position> <moves...>",
+        summary: "play moves on a private copy of the game (or of any position) and see the \
+                  result; nothing is stored",
     },
     Spec {
         name: "abort",
@@ -155,6 +183,12 @@ pub const COMMANDS: &[Spec] = &[
                   change it",
     },
     Spec {
+        name: "setups",
+        aliases: &[],
+        usage: "[rated|casual]",
+        summary: "whether games from a position may be rated here; its managers can change it",
+    },
+    Spec {
         name: "help",
         aliases: &["?", "commands"],
         usage: "[command | game pieces]",
@@ -195,6 +229,16 @@ fn details(name: &str) -> &'static str {
              message), and in the reminders 24 hours and 1 hour before your deadline, which \
              then name you without a ping. You are still pinged for what waits for your \
              answer: a challenge to you and a draw offer."
+        }
+        "takeback" => {
+            " Your last move goes, and your opponent's reply to it if they made one. Takebacks \
+             are on in casual games and off in rated ones unless the challenge says \
+             `takebacks` or `notakebacks`; against me one is granted at once. A move by \
+             either side withdraws the request."
+        }
+        "try" => {
+            " The answer is private: the board after the moves, the moves in display \
+             notation and who would be to move. On any position: `try chak start e4`."
         }
         "resign" => {
             " Resigning can't be taken back, so I ask first: on Discord with a button, \

@@ -2,7 +2,7 @@
 
 use super::Reply;
 use super::inert::inert;
-use crate::rules::{Color, Coord, Variant, VariantPosition, square};
+use crate::rules::{Color, Coord, RuleSet, Variant, square};
 use crate::service::{Cap, Caps, GameState, GameSummary, Scope, Stats, clock, result_words};
 use crate::store::RatingRow;
 
@@ -156,9 +156,7 @@ pub fn final_turn_note(state: &GameState) -> Option<String> {
 /// For the start of a game whose standard setup is a reconstruction, a sentence that says so;
 /// starts with a space.
 pub fn setup_note(state: &GameState) -> &'static str {
-    if state.variant.setup_reconstructed()
-        && *state.record.start() == VariantPosition::start(state.variant)
-    {
+    if state.variant.setup_reconstructed() && !state.record.setup() {
         " The setup is the reconstructed standard one: the published diagrams are lost."
     } else {
         ""
@@ -174,13 +172,38 @@ pub fn info(state: &GameState, now: i64) -> String {
         clock::format_utc(state.row.created_at),
         state.row.ply
     ));
-    if let Some(offer) = state.row.draw_offer.as_deref() {
-        let color = if offer == "white" {
+    let rules = state.record.start().rules();
+    text.push_str(&format!(
+        "\nRules: {}{}. Takebacks: {}.",
+        match rules {
+            RuleSet::Standard => String::from("standard"),
+            other => format!("{} (`{}`)", other.describe(), other.key()),
+        },
+        if state.record.setup() {
+            ", from a set-up position"
+        } else {
+            ""
+        },
+        if state.row.takebacks { "on" } else { "off" }
+    ));
+    let side = |offer: &str| {
+        if offer == "white" {
             Color::White
         } else {
             Color::Black
-        };
-        text.push_str(&format!("\n{} offers a draw.", state.side_label(color)));
+        }
+    };
+    if let Some(offer) = state.row.draw_offer.as_deref() {
+        text.push_str(&format!(
+            "\n{} offers a draw.",
+            state.side_label(side(offer))
+        ));
+    }
+    if let Some(offer) = state.row.takeback_offer.as_deref() {
+        text.push_str(&format!(
+            "\n{} asks to take back their last move.",
+            state.side_label(side(offer))
+        ));
     }
     if state.is_active()
         && let Some(claim) = state.record.draw_claim()

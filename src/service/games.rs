@@ -197,6 +197,7 @@ impl Service {
             .append_moves(&AppendMoves {
                 game_id: id,
                 expected_ply: state.row.ply,
+                expected_revision: state.row.revision,
                 moves: &moves,
                 position: &position,
                 deadline,
@@ -224,6 +225,8 @@ impl Service {
         row.position = position;
         row.deadline = deadline;
         row.updated_at = now;
+        row.revision += 1;
+        row.takeback_offer = None;
         if row.draw_offer.as_deref() != Some(color_key(color)) {
             row.draw_offer = None;
         }
@@ -599,7 +602,7 @@ pub(super) fn awaits(row: &GameRow, player_id: i64) -> bool {
     }
 }
 
-fn active(state: GameState) -> Result<GameState, ServiceError> {
+pub(super) fn active(state: GameState) -> Result<GameState, ServiceError> {
     if state.is_active() {
         return Ok(state);
     }

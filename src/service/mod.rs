@@ -12,10 +12,13 @@ pub mod lease;
 mod limits;
 pub mod migrate;
 mod names;
+mod notes;
+mod options;
 mod pictures;
 mod ratings;
 mod reading;
 mod resigning;
+mod takebacks;
 mod timer;
 
 use std::collections::{HashMap, HashSet};
@@ -25,7 +28,9 @@ use std::sync::{Arc, Mutex, RwLock};
 use tokio::sync::{Semaphore, watch};
 use tracing::error;
 
-use crate::rules::{Color, EndReason, MoveError, Record, Variant, VariantPosition};
+use crate::rules::{
+    Color, EndReason, GameRules, MoveError, Record, RuleSet, RulesError, SetupError, Variant,
+};
 use crate::store::{ChallengeRow, GameRow, PlayerRow, Store, StoreError};
 
 pub use crate::store::LEASE as NOTICE_LEASE;
@@ -37,10 +42,13 @@ pub use clocks::{EVENT_MEMORY, Notice, Pending, place_of};
 pub use games::{ColorChoice, DrawAction, DrawDone, MoveDone, Scope, SettingsChange, color_key};
 pub use limits::{RateLimit, RateLimiter, Verdict};
 pub use names::closest;
+pub use notes::{NOTE_LIMIT, Note};
+pub use options::Tried;
 pub use pictures::{Image, REPLAY_MOVES, picture_viewer, result_words, viewpoint};
 pub use ratings::{HISTORY_SIZE, LEADERBOARD_SIZE, Stats, updated};
 pub use reading::ReadMove;
 pub use resigning::{CONFIRM_WINDOW, Resigning};
+pub use takebacks::{TakebackAction, TakebackDone};
 pub use timer::Timer;
 
 /// Shortest and longest time per move, in days.
@@ -290,6 +298,35 @@ pub enum ServiceError {
         "Pigeon cannot save right now; nothing was changed. Please try again in a few minutes."
     )]
     CannotSave,
+    /// A rule set the game does not have.
+    #[error("{0}")]
+    Rules(#[from] RulesError),
+    /// A position a game cannot start from.
+    #[error("{0} Positions are written as `{example}`.", example = .1)]
+    Setup(SetupError, String),
+    #[error(
+        "Games from a position are casual in this community: challenge again without `rated` \
+         (its managers can allow rated ones with `setups rated`)."
+    )]
+    RatedSetup,
+    #[error("A note has at most {max} characters; yours has {len}. Split it into several notes.", max = notes::NOTE_LIMIT)]
+    NoteTooLong { len: usize },
+    #[error("What should the note say? For example `note #{0} keep the knight on f3`.")]
+    EmptyNote(i64),
+    #[error("Which moves should I try? For example `try #{0} e4 e5`.")]
+    NothingToTry(i64),
+    #[error(
+        "Takebacks are off in game #{0}: it was started with `notakebacks` (rated games have them off unless the challenge says `takebacks`)."
+    )]
+    NoTakebacks(i64),
+    #[error("You have no move to take back in game #{0} yet.")]
+    NothingToTakeBack(i64),
+    #[error(
+        "You have already asked to take back your move in game #{0}; it's up to your opponent now."
+    )]
+    TakebackAlreadyAsked(i64),
+    #[error("There is no takeback request from your opponent to answer in game #{0}.")]
+    NoTakebackRequest(i64),
     #[error("Something went wrong on my side (reference {0}). Please try again later.")]
     Internal(String),
 }
@@ -682,7 +719,13 @@ impl Service {
                 row.id, row.game_key
             ))
         })?;
-        let start = VariantPosition::from_text(variant, &row.start_position)
+        let rules = RuleSet::from_key(&row.rules)
+            .and_then(|rules| GameRules::new(variant, rules).ok())
+            .ok_or_else(|| {
+                internal(&format!("game #{} has unknown rules {}", row.id, row.rules))
+            })?;
+        let start = rules
+            .position(&row.start_position)
             .map_err(|e| internal(&format!("game #{} start: {e}", row.id)))?;
         let texts: Vec<&str> = moves.iter().map(|m| m.text.as_str()).collect();
         let record = Record::replay(start, &texts)

@@ -1,9 +1,9 @@
 //! Board pictures and replays of stored games. Drawing runs on the blocking pool, one picture
 //! per core at a time, so that a picture never holds up other chat events.
 
-use super::{GameState, Service, ServiceError, clock, internal};
+use super::{GameState, Service, ServiceError, Tried, clock, internal};
 use crate::render::{self, Caption, RenderOptions, Theme};
-use crate::rules::{Color, MoveMarks};
+use crate::rules::{Color, MoveMarks, RuleSet};
 use crate::store::PlayerRow;
 
 /// An image to attach to a reply.
@@ -77,6 +77,23 @@ pub fn result_words(state: &GameState) -> Option<String> {
     )
 }
 
+/// A caption's status with the rule set named when it is not the standard one.
+fn with_rules(status: Option<String>, rules: RuleSet) -> Option<String> {
+    match (rules, status) {
+        (RuleSet::Standard, status) => status,
+        (rules, Some(status)) => Some(format!("{status} · {}", rules.describe())),
+        (rules, None) => Some(capitalised(rules.describe())),
+    }
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
 /// A replay shows at most this many moves (the last ones of a longer game), so that it stays
 /// quick to draw and small enough to post.
 pub const REPLAY_MOVES: usize = 100;
@@ -108,7 +125,10 @@ impl Service {
         side: Color,
     ) -> Result<Image, ServiceError> {
         let position = state.record.position().clone();
-        let status = result_words(state).or_else(|| render::position_status(&position));
+        let status = with_rules(
+            result_words(state).or_else(|| render::position_status(&position)),
+            position.rules(),
+        );
         let options = RenderOptions {
             last,
             side: Some(side),
@@ -123,6 +143,56 @@ impl Service {
                     .filter(|_| state.is_active())
                     .map(clock::format_utc),
                 status,
+            }),
+            ..RenderOptions::default()
+        };
+        self.image("image/png", move || {
+            render::render_position(&position, &options)
+        })
+        .await
+    }
+
+    /// The position a `try` reached, seen from `side`, with the tried moves' last one
+    /// highlighted: captioned with the game's players (or the sides' names), the move number
+    /// and who would be to move, and marked as a sandbox.
+    ///
+    /// # Errors
+    /// `Internal` when drawing fails.
+    pub async fn trial_image(&self, tried: &Tried, side: Color) -> Result<Image, ServiceError> {
+        let record = &tried.record;
+        let position = record.position().clone();
+        let variant = position.variant();
+        let (white, black) = match &tried.game {
+            Some(state) => (
+                state.white.display_name.clone(),
+                state.black.display_name.clone(),
+            ),
+            None => (
+                variant.side_name(Color::White).to_owned(),
+                variant.side_name(Color::Black).to_owned(),
+            ),
+        };
+        let last = record.moves().last().map(|last| {
+            let mut before = record.start().clone();
+            for played in &record.moves()[..record.moves().len() - 1] {
+                before = before.play(&played.mv);
+            }
+            before.move_marks(&last.mv)
+        });
+        let ply =
+            tried.game.as_ref().map_or(0, |state| state.row.ply) + record.moves().len() as i64;
+        let status = render::position_status(&position)
+            .map_or_else(|| String::from("Sandbox"), |s| format!("Sandbox · {s}"));
+        let options = RenderOptions {
+            last,
+            side: Some(side),
+            caption: Some(Caption {
+                white,
+                black,
+                move_number: u32::try_from(ply / 2 + 1).unwrap_or(u32::MAX),
+                to_move: position.outcome().is_none().then(|| position.turn()),
+                deadline: None,
+                status: with_rules(Some(status), position.rules()),
             }),
             ..RenderOptions::default()
         };

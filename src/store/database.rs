@@ -10,8 +10,8 @@ use async_trait::async_trait;
 use super::copy::TableRows;
 use super::{
     AppendMoves, CapsRow, ChallengeRow, Counts, GameRow, Glicko, MoveRow, NewChallenge, NewGame,
-    NewNotice, NoticeRow, PlayerRow, RatingChangeRow, RatingRow, RatingUpdate, Result, ResultsRow,
-    Resumed, SettingsRow,
+    NewNotice, NoteRow, NoticeRow, PlayerRow, RatingChangeRow, RatingRow, RatingUpdate, Result,
+    ResultsRow, Resumed, SettingsRow, TakeBack,
 };
 
 /// How [`Database::rate_game`] computes both players' new ratings from their ratings before.
@@ -276,6 +276,58 @@ pub trait Database: Debug + Send + Sync {
         now: i64,
     ) -> Result<()>;
 
+    /// Keeps a private note of `player_id` on a game.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn add_note(&self, game_id: i64, player_id: i64, text: &str, now: i64)
+    -> Result<NoteRow>;
+
+    /// The notes of `player_id` on a game, oldest first.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn notes(&self, game_id: i64, player_id: i64) -> Result<Vec<NoteRow>>;
+
+    /// Deletes the notes of `player_id` on a game; how many there were.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn clear_notes(&self, game_id: i64, player_id: i64) -> Result<u64>;
+
+    /// Sets or clears the standing takeback request of an active game, guarded by the
+    /// game's revision.
+    ///
+    /// # Errors
+    /// [`super::StoreError::Conflict`] when the game changed or ended.
+    async fn set_takeback_offer(
+        &self,
+        game_id: i64,
+        expected_revision: i64,
+        offer: Option<&str>,
+        now: i64,
+    ) -> Result<()>;
+
+    /// Takes moves back in one transaction guarded by the ply and revision: the game goes
+    /// back to `to_ply`, the moves after it go to the takeback history, draw offers and the
+    /// takeback request end, the reminders of those plies are forgotten.
+    ///
+    /// # Errors
+    /// [`super::StoreError::Conflict`] when the game changed or ended.
+    async fn take_back(&self, back: &TakeBack<'_>) -> Result<()>;
+
+    /// Whether games from a position may be rated in a community (default no).
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn rated_setups(&self, platform: &str, community: &str) -> Result<bool>;
+
+    /// Allows or forbids rated games from a position in a community.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn set_rated_setups(&self, platform: &str, community: &str, on: bool) -> Result<()>;
+
     /// Active games whose deadline is at or before `until`, soonest first; only those of
     /// `platform` when one is given.
     ///
@@ -525,7 +577,8 @@ pub trait Database: Debug + Send + Sync {
 }
 
 /// Implements [`Database`] for a backend `$db` whose module has one submodule per area
-/// (`upkeep`, `players`, `challenges`, `games`, `ratings`, `community`, `notices`, `timing`),
+/// (`upkeep`, `players`, `challenges`, `games`, `options`, `ratings`, `community`, `notices`,
+/// `timing`),
 /// each trait method answered by the function of the same name there, called with the
 /// backend and the method's arguments.
 macro_rules! answered_by {
@@ -588,6 +641,18 @@ macro_rules! answered_by {
                 offer: Option<&str>,
                 now: i64,
             ) -> Result<()>;
+            options::add_note(game_id: i64, player_id: i64, text: &str, now: i64) -> Result<NoteRow>;
+            options::notes(game_id: i64, player_id: i64) -> Result<Vec<NoteRow>>;
+            options::clear_notes(game_id: i64, player_id: i64) -> Result<u64>;
+            options::set_takeback_offer(
+                game_id: i64,
+                expected_revision: i64,
+                offer: Option<&str>,
+                now: i64,
+            ) -> Result<()>;
+            options::take_back(back: &TakeBack<'_>) -> Result<()>;
+            options::rated_setups(platform: &str, community: &str) -> Result<bool>;
+            options::set_rated_setups(platform: &str, community: &str, on: bool) -> Result<()>;
             games::games_due(until: i64, platform: Option<&str>) -> Result<Vec<GameRow>>;
             games::active_bot_games(platform: Option<&str>) -> Result<Vec<GameRow>>;
 
@@ -646,8 +711,8 @@ macro_rules! answered_by {
 
             use $crate::store::{
                 AppendMoves, CapsRow, ChallengeRow, Counts, GameRow, MoveRow, NewChallenge,
-                NewGame, NewNotice, NoticeRow, PlayerRow, RatingChangeRow, RatingFn, RatingRow,
-                ResultsRow, Resumed, SettingsRow, StoreError,
+                NewGame, NewNotice, NoteRow, NoticeRow, PlayerRow, RatingChangeRow, RatingFn,
+                RatingRow, ResultsRow, Resumed, SettingsRow, StoreError, TakeBack,
             };
             use $crate::store::copy::TableRows;
 

@@ -189,6 +189,8 @@ backends! {
             community: "general",
             rated: true,
             bot: None,
+            rules: "standard",
+            takebacks: false,
         };
         let store = service.store();
         let id = store.create_game(&game).await.expect("created").id;

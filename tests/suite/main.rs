@@ -20,6 +20,7 @@ mod full_disk;
 #[cfg(feature = "matrix")]
 mod matrix;
 mod migrate;
+mod options;
 mod oracle;
 mod pairing;
 mod records;

@@ -1121,3 +1121,59 @@ impl BotRun {
         result
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a Synapse homeserver; tests/run starts one"]
+async fn a_private_answer_goes_to_the_direct_chat_never_the_room() {
+    let scene = scene("private").await;
+    let (alice, bob, bot_id) = (&scene.alice, &scene.bob, &scene.bot);
+    let bot = scene.start_bot().await;
+    let room = room_with(alice, &[bob], bot_id, false).await;
+
+    // `try` answers only its asker: the room hears where the answer went, not what it says.
+    let said = alice
+        .ask(&room, bot_id, "!pigeon try chak start e3e4 e7e6")
+        .await;
+    assert!(
+        said.body().contains("in our direct chat"),
+        "{}",
+        said.body()
+    );
+    // The bot opened a direct chat with alice; she joins it and reads the answer there.
+    let dm_id = wait_for("an invite to a direct chat", async || {
+        alice
+            .client
+            .invited_rooms()
+            .into_iter()
+            .next()
+            .map(|room| room.room_id().to_owned())
+    })
+    .await;
+    alice
+        .client
+        .join_room_by_id(&dm_id)
+        .await
+        .expect("alice joins the direct chat");
+    let answer = wait_for("the private answer", async || {
+        alice.seen().into_iter().find(|seen| {
+            seen.room == dm_id
+                && seen.sender == *bot_id
+                && seen.body().contains("Trying on a Chak position")
+        })
+    })
+    .await;
+    assert!(answer.body().contains("e4 e6"), "{}", answer.body());
+    // Nothing of it in the room, for either player.
+    for person in [alice, bob] {
+        assert!(
+            person
+                .seen()
+                .iter()
+                .filter(|seen| seen.room == room.room_id())
+                .all(|seen| !seen.body().contains("Trying on")),
+            "{} saw the private answer in the room",
+            person.id
+        );
+    }
+    bot.stop().await;
+}

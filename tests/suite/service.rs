@@ -296,6 +296,8 @@ backends! {
             community: "general",
             rated: true,
             bot: None,
+            rules: "standard",
+            takebacks: false,
         };
         let id = store.create_game(&game).await.expect("created").id;
         let incoming = Incoming {

@@ -51,6 +51,8 @@ fn game<'a>(white: i64, black: i64) -> NewGame<'a> {
         community: "general",
         rated: true,
         bot: None,
+        rules: "standard",
+        takebacks: false,
     }
 }
 
@@ -155,6 +157,9 @@ backends! {
             expires_at,
             community: "general",
             rated: true,
+            rules: "standard",
+            start_position: None,
+            takebacks: false,
         };
         let named = store
             .create_challenge(&new(Some(bob.id), NOW + 100))
@@ -261,6 +266,7 @@ backends! {
         let append = AppendMoves {
             game_id: row.id,
             expected_ply: 0,
+            expected_revision: 0,
             moves: &moves,
             position: "after e3e4",
             deadline: Some(NOW + 500),
@@ -292,6 +298,7 @@ backends! {
         let reply = [("e7e6".to_owned(), Some(bob.id)), ("pass".to_owned(), None)];
         let append = AppendMoves {
             expected_ply: 1,
+            expected_revision: 1,
             moves: &reply,
             mover: "black",
             ..append
@@ -303,6 +310,7 @@ backends! {
         let white = [("e4e5+".to_owned(), Some(alice.id))];
         let append = AppendMoves {
             expected_ply: 3,
+            expected_revision: 2,
             moves: &white,
             mover: "white",
             ..append
@@ -326,6 +334,7 @@ backends! {
         let last = [("e5e6".to_owned(), Some(bob.id))];
         let append = AppendMoves {
             expected_ply: 4,
+            expected_revision: 3,
             moves: &last,
             finish: Some(("0-1", "checkmate")),
             deadline: None,

@@ -180,4 +180,24 @@ backends! {
     async fn replies_say_what_happened_and_what_to_do(db: TestDb) {
         run("replies", &db).await;
     }
+
+    #[tokio::test]
+    async fn takebacks_asked_accepted_declined_and_refused(db: TestDb) {
+        run("takebacks", &db).await;
+    }
+
+    #[tokio::test]
+    async fn games_from_a_position_and_refused_positions(db: TestDb) {
+        run("setups", &db).await;
+    }
+
+    #[tokio::test]
+    async fn chesscala_without_draws_refuses_a_turn_into_check(db: TestDb) {
+        run("nodraws", &db).await;
+    }
+
+    #[tokio::test]
+    async fn notes_stay_private_and_try_changes_nothing(db: TestDb) {
+        run("notes_try", &db).await;
+    }
 }

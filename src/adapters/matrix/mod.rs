@@ -22,7 +22,8 @@
 //!   cross-signed and its keys backed up under a recovery key; a message that cannot be
 //!   decrypted is tried again as keys arrive, and its sender asked once to send it again.
 //! - Matrix has no messages that only one member sees: private replies (errors, lists) are
-//!   replies to the asker's message in the room like the others.
+//!   replies to the asker's message in the room like the others, except the secret ones
+//!   (notes, the sandbox), which go to the asker's direct chat with the bot.
 //! - matrix-sdk runs event handlers one after another inside its sync loop, so each message
 //!   and each invite is handled on a task of its own: a slow answer (a bot move, a replay, a
 //!   join that is retried) never holds up the other rooms.
@@ -50,7 +51,7 @@ use tracing::{info, warn};
 
 use super::redacted;
 use login::{connect, logged_out, session_path};
-use send::{Target, place_of, send, send_picture, send_text, where_is};
+use send::{Target, place_of, send, send_picture, send_privately, send_text, where_is};
 pub use text::{Read, html_to_text, read_message, render};
 
 mod backlog;
@@ -636,6 +637,10 @@ async fn answer(event: OriginalSyncRoomMessageEvent, room: Room, bot: Bot) {
         thread,
     };
     for reply in chat::handle(&bot.service, &incoming).await {
+        if reply.secret && !direct {
+            send_privately(&room, &event.sender, &reply, &target).await;
+            continue;
+        }
         match reply.started {
             Some(game) if target.thread.is_none() => {
                 start(&bot.service, &room, &incoming.place, game, &reply, &target).await;

@@ -121,8 +121,9 @@ pub(super) async fn append_moves(db: &SqliteDatabase, append: &AppendMoves<'_>) 
     let done = sqlx::query(
         "UPDATE games SET ply = ?3, position = ?4, deadline = ?5, status = ?6, result = ?7, \
          end_reason = ?8, finished_at = ?9, updated_at = ?10, \
-         draw_offer = CASE WHEN draw_offer = ?11 THEN draw_offer END \
-         WHERE id = ?1 AND ply = ?2 AND status = 'active'",
+         draw_offer = CASE WHEN draw_offer = ?11 THEN draw_offer END, \
+         takeback_offer = NULL, revision = revision + 1 \
+         WHERE id = ?1 AND ply = ?2 AND revision = ?12 AND status = 'active'",
     )
     .bind(append.game_id)
     .bind(append.expected_ply)
@@ -135,6 +136,7 @@ pub(super) async fn append_moves(db: &SqliteDatabase, append: &AppendMoves<'_>) 
     .bind(finished_at)
     .bind(append.now)
     .bind(append.mover)
+    .bind(append.expected_revision)
     .execute(&mut *tx)
     .await?;
     if done.rows_affected() != 1 {
@@ -252,8 +254,9 @@ pub(super) async fn insert_game(
     Ok(sqlx::query_as(
         "INSERT INTO games (platform, channel, game_key, start_position, white_id, black_id, \
          days_per_move, ply, position, status, deadline, rematch_of, created_at, updated_at, \
-         community, rated, bot_level, bot_side) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0, ?4, 'active', ?8, ?9, ?10, ?10, ?11, ?12, ?13, ?14) \
+         community, rated, bot_level, bot_side, rules, takebacks) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0, ?4, 'active', ?8, ?9, ?10, ?10, ?11, ?12, ?13, ?14, \
+         ?15, ?16) \
          RETURNING *",
     )
     .bind(game.platform)
@@ -270,6 +273,8 @@ pub(super) async fn insert_game(
     .bind(game.rated)
     .bind(game.bot.map(|(level, _)| level))
     .bind(game.bot.map(|(_, side)| side))
+    .bind(game.rules)
+    .bind(game.takebacks)
     .fetch_one(&mut **tx)
     .await?)
 }

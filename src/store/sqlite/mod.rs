@@ -22,6 +22,7 @@ mod community;
 mod copying;
 mod games;
 mod notices;
+mod options;
 mod players;
 mod ratings;
 mod timing;

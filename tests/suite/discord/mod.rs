@@ -3,6 +3,7 @@
 //! makes: response types, contents, buttons, ephemeral flags, threads and board pictures.
 
 mod fake;
+mod options;
 mod processes;
 
 use std::sync::atomic::{AtomicU64, Ordering};
