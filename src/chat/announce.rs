@@ -2,7 +2,7 @@
 //! (with the bot's answer in a game against it), the board, an ending, a draw offer and its
 //! answers, and the clocks' notices; each with its board picture and the answers it offers.
 
-use super::{Action, Means, Picture, Reply, Style, Topic, error_reply, text};
+use super::{Action, Means, Picture, Reply, Style, Topic, correspondence, error_reply, text};
 use crate::rules::{Color, MoveMarks};
 use crate::service::{
     ChallengeSummary, Challenged, ColorChoice, DrawAction, DrawDone, GameState, MoveDone, Notice,
@@ -43,6 +43,7 @@ pub(super) async fn move_and_answer(
 ) -> Vec<Reply> {
     let mut replies = move_replies(service, done, means).await;
     replies.extend(bot_answer(service, &done.state, means).await);
+    replies.extend(correspondence::conditional_answer(service, done, means).await);
     replies
 }
 
@@ -192,6 +193,13 @@ pub(super) fn game_actions(mut reply: Reply, state: &GameState) -> Reply {
             reply.actions.push(Action::new(
                 "Take back",
                 format!("takeback #{id}"),
+                Style::Secondary,
+            ));
+        }
+        if state.bot_side().is_none() {
+            reply.actions.push(Action::new(
+                "Give a day",
+                format!("give time #{id}"),
                 Style::Secondary,
             ));
         }
@@ -530,6 +538,32 @@ pub async fn notice_reply(service: &Service, notice: &Notice) -> (Place, Reply) 
             };
             (place.clone(), reply)
         }
+        Notice::LeaveStarted {
+            place,
+            game,
+            player,
+            until,
+        } => (
+            place.clone(),
+            correspondence::leave_started_reply(game, player, *until),
+        ),
+        Notice::LeaveEnded {
+            place,
+            game,
+            player,
+        } => (
+            place.clone(),
+            correspondence::leave_ended_reply(game, player),
+        ),
+        Notice::Digest {
+            player,
+            player_id,
+            games,
+        } => (
+            // A direct message: the adapters send it to the player, not to a channel.
+            Place::new(&player.platform, &player.id),
+            correspondence::digest_reply(player, *player_id, games, service.now()),
+        ),
         Notice::ChallengeExpired { place, challenge } => (
             place.clone(),
             Reply::text(format!(

@@ -6,7 +6,8 @@ use super::table::{Spec, spec};
 use crate::engine::Level;
 use crate::rules::{GameRules, RuleSet, Variant};
 use crate::service::{
-    Cap, ColorChoice, DAYS_PER_MOVE, DrawAction, Scope, SettingsChange, TakebackAction,
+    Cap, ColorChoice, DAYS_PER_MOVE, DigestRequest, DrawAction, LeaveRequest, Scope, SettingsChange,
+    TakebackAction,
 };
 
 /// A request to the bot.
@@ -82,6 +83,19 @@ pub enum Command {
         action: DrawAction,
     },
     Abort(Option<i64>),
+    /// One more day for the opponent (`give time`).
+    GiveTime(Option<i64>),
+    /// Conditional moves in a game: a line added, listed, or all dropped.
+    Conditional {
+        game: Option<i64>,
+        action: ConditionalAction,
+    },
+    /// The reminders before a deadline: shown, or changed (none: off).
+    Reminders(Option<Vec<i64>>),
+    /// The daily digest: shown, set or stopped.
+    Digest(DigestRequest),
+    /// Leave: shown, started, ended, or the community's allowance changed.
+    Vacation(LeaveRequest),
     Rematch(Option<i64>),
     Games(Scope),
     Info(Option<i64>),
@@ -126,6 +140,19 @@ impl Command {
             Command::Draw { action, .. } => format!("draw #{id} {}", draw_word(action)),
             Command::Resign { .. } => format!("resign #{id}"),
             Command::Abort(_) => format!("abort #{id}"),
+            Command::GiveTime(_) => format!("give time #{id}"),
+            Command::Conditional {
+                action: ConditionalAction::Add(line),
+                ..
+            } => format!("if #{id} {line}"),
+            Command::Conditional {
+                action: ConditionalAction::List,
+                ..
+            } => format!("conditional #{id} list"),
+            Command::Conditional {
+                action: ConditionalAction::Clear,
+                ..
+            } => format!("conditional #{id} clear"),
             Command::Rematch(_) => format!("rematch #{id}"),
             Command::Info(_) => format!("info #{id}"),
             Command::History(_) => format!("history #{id}"),
@@ -150,6 +177,17 @@ impl Command {
             _ => format!("board #{id}"),
         }
     }
+}
+
+/// What `conditional` (or `if`) does.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ConditionalAction {
+    /// Adds a line: the opponent's move, the reply, and so on.
+    Add(String),
+    /// Lists the lines.
+    List,
+    /// Drops every line.
+    Clear,
 }
 
 /// A command that did not parse, with what to do instead.
@@ -325,6 +363,43 @@ fn parse_args(spec: &'static Spec, args: &[&str]) -> Result<Command, UsageError>
             return Ok(Command::Setups(rated));
         }
         "abort" => Command::Abort(number),
+        "conditional" => {
+            let action = match rest
+                .iter()
+                .map(|w| w.to_ascii_lowercase())
+                .collect::<Vec<_>>()
+                .as_slice()
+            {
+                [] => ConditionalAction::List,
+                [word] if matches!(word.as_str(), "list" | "show") => ConditionalAction::List,
+                [word] if matches!(word.as_str(), "clear" | "drop" | "delete" | "none") => {
+                    ConditionalAction::Clear
+                }
+                _ => ConditionalAction::Add(rest.join(" ")),
+            };
+            return Ok(Command::Conditional {
+                game: number,
+                action,
+            });
+        }
+        "vacation" => {
+            return super::correspondence::parse_vacation(&rest, number)
+                .map(Command::Vacation)
+                .map_err(fail);
+        }
+        "give" => {
+            match rest.first().map(|w| w.to_ascii_lowercase()).as_deref() {
+                None | Some("time" | "day") => {}
+                Some(other) => {
+                    return Err(fail(format!(
+                        "I can give time only: `give time`, not \"{}\".",
+                        inert(other)
+                    )));
+                }
+            }
+            no_more(rest.get(1..).unwrap_or_default())?;
+            return Ok(Command::GiveTime(number));
+        }
         "rematch" => Command::Rematch(number),
         "games" => {
             let scope = match rest.first().map(|w| w.to_ascii_lowercase()).as_deref() {
@@ -343,7 +418,24 @@ fn parse_args(spec: &'static Spec, args: &[&str]) -> Result<Command, UsageError>
         "rules" => {
             return optional_variant(&rest).map(Command::Rules).map_err(fail);
         }
-        "settings" => return parse_settings(&rest).map_err(fail),
+        "settings" => {
+            let first = rest.first().map(|w| w.to_ascii_lowercase());
+            let after = rest.get(1..).unwrap_or_default();
+            match first.as_deref() {
+                Some("reminders" | "reminder") => {
+                    return super::correspondence::parse_reminders(after)
+                        .map(Command::Reminders)
+                        .map_err(fail);
+                }
+                Some("digest") => {
+                    return super::correspondence::parse_digest(after)
+                        .map(Command::Digest)
+                        .map_err(fail);
+                }
+                _ => {}
+            }
+            return parse_settings(&rest).map_err(fail);
+        }
         "leaderboard" => {
             return optional_variant(&rest)
                 .map(Command::Leaderboard)

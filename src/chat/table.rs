@@ -110,6 +110,27 @@ pub const COMMANDS: &[Spec] = &[
         summary: "call the game off before both sides have moved",
     },
     Spec {
+        name: "conditional",
+        aliases: &["if", "cond", "premove"],
+        usage: "[#game] <their move> [then] <your reply> [more pairs] | list | clear",
+        summary: "conditional moves: when your opponent plays the move you expect, your reply is \
+                  played at once (only you see them)",
+    },
+    Spec {
+        name: "give",
+        aliases: &["moretime"],
+        usage: "time [#game]",
+        summary: "give your opponent one more day to move (once less than their full time per \
+                  move minus an hour is left)",
+    },
+    Spec {
+        name: "vacation",
+        aliases: &["leave", "holiday"],
+        usage: "[7d | end | allowance N]",
+        summary: "leave: the clocks of your games stand still while it's your move (30 days a \
+                  year unless this community's managers say otherwise)",
+    },
+    Spec {
         name: "rematch",
         aliases: &[],
         usage: "[#game]",
@@ -154,8 +175,10 @@ pub const COMMANDS: &[Spec] = &[
     Spec {
         name: "settings",
         aliases: &["set"],
-        usage: "[pings on|off] [view mine|mover|white|black]",
-        summary: "your turn pings and board viewpoint",
+        usage: "[pings on|off] [view mine|mover|white|black] | reminders 24h 4h 1h|off | \
+                digest 08:00 Europe/Berlin|off",
+        summary: "your turn pings, board viewpoint, reminders before your deadlines and daily \
+                  digest",
     },
     Spec {
         name: "leaderboard",
@@ -239,6 +262,19 @@ fn details(name: &str) -> &'static str {
         "try" => {
             " The answer is private: the board after the moves, the moves in display \
              notation and who would be to move. On any position: `try chak start e4`."
+        }
+        "conditional" => {
+            " Enter lines while your opponent is to move: `if e5 then Vd8`, or longer, pairs \
+             of their move and your reply: `if e5 Vd8 f4 Je6` (in Chesscala, separate turns \
+             with `;`). Up to 30 lines of 30 moves each; every move is checked when you enter \
+             it. When your opponent plays the first move of a line, your reply is played at \
+             once and the line goes on; lines their move did not follow are dropped."
+        }
+        "vacation" => {
+            " `vacation 7d` (or `2d 12h`, at least a day) starts a leave now; `vacation end` \
+             ends it early; `vacation` alone shows it and the days left this calendar year. \
+             Leave is counted to the hour. A deadline already passed stays passed. Your \
+             opponents are told in each game when it starts and ends."
         }
         "resign" => {
             " Resigning can't be taken back, so I ask first: on Discord with a button, \

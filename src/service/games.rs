@@ -239,6 +239,7 @@ impl Service {
         if finish.is_some() && state.row.rated {
             self.rate_finished(id).await;
         }
+        self.hold_for_leave(&mut state).await;
         Ok(MoveDone {
             state,
             before,
@@ -516,7 +517,10 @@ impl Service {
     }
 
     /// Summaries of stored games without replaying them.
-    async fn summaries(&self, rows: &[GameRow]) -> Result<Vec<GameSummary>, ServiceError> {
+    pub(super) async fn summaries(
+        &self,
+        rows: &[GameRow],
+    ) -> Result<Vec<GameSummary>, ServiceError> {
         let mut names: HashMap<i64, String> = HashMap::new();
         let mut out = Vec::with_capacity(rows.len());
         for row in rows {

@@ -7,7 +7,10 @@ mod caps;
 mod challenges;
 pub mod clock;
 mod clocks;
+mod conditional;
+mod digest;
 mod games;
+mod gifts;
 pub mod lease;
 mod limits;
 pub mod migrate;
@@ -17,9 +20,11 @@ mod options;
 mod pictures;
 mod ratings;
 mod reading;
+mod reminders;
 mod resigning;
 mod takebacks;
 mod timer;
+mod vacation;
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -39,7 +44,10 @@ pub use caps::{Cap, Caps};
 pub use challenges::Challenged;
 pub use clock::{Clock, DAY, HOUR, ManualClock, SystemClock};
 pub use clocks::{EVENT_MEMORY, Notice, Pending, place_of};
+pub use conditional::{Answered, LONGEST_LINE, MOST_LINES, position_after_line};
+pub use digest::{Digest, DigestRequest};
 pub use games::{ColorChoice, DrawAction, DrawDone, MoveDone, Scope, SettingsChange, color_key};
+pub use gifts::GIFT;
 pub use limits::{RateLimit, RateLimiter, Verdict};
 pub use names::closest;
 pub use notes::{NOTE_LIMIT, Note};
@@ -47,9 +55,11 @@ pub use options::Tried;
 pub use pictures::{Image, REPLAY_MOVES, picture_viewer, result_words, viewpoint};
 pub use ratings::{HISTORY_SIZE, LEADERBOARD_SIZE, Stats, updated};
 pub use reading::ReadMove;
+pub use reminders::{DEFAULT_REMINDERS, LONGEST_REMINDER, MOST_REMINDERS, SHORTEST_REMINDER};
 pub use resigning::{CONFIRM_WINDOW, Resigning};
 pub use takebacks::{TakebackAction, TakebackDone};
 pub use timer::Timer;
+pub use vacation::{LEAVE_DAYS, LeaveRequest, LeaveStatus, MOST_LEAVE_DAYS, SHORTEST_LEAVE};
 
 /// Shortest and longest time per move, in days.
 pub const DAYS_PER_MOVE: std::ops::RangeInclusive<i64> = 1..=14;
@@ -292,6 +302,86 @@ pub enum ServiceError {
     AlreadyChallenged { id: i64, name: String },
     #[error("The cap on {cap} goes from 1 to {most}.")]
     BadCap { cap: Cap, most: i64 },
+    #[error(
+        "It's your move in game #{0}: a day can be given to your opponent while they are to move."
+    )]
+    GiveOnYourMove(i64),
+    #[error(
+        "The clock of game #{0} is not running (a game against me, or a player on leave): \
+         there is no time to give."
+    )]
+    NoClockToGive(i64),
+    #[error("A leave lasts at least a day: for example `vacation 7d` (or `vacation 2d 12h`).")]
+    LeaveTooShort,
+    #[error(
+        "You are on leave already, until {}. `vacation end` ends it.",
+        clock::format_utc(*.until)
+    )]
+    OnLeaveAlready { until: i64 },
+    #[error(
+        "You have {} of leave left this year (of {allowance} days): ask for less, for \
+         example `vacation 3d`.",
+        clock::format_duration(*.left)
+    )]
+    NotEnoughLeave { left: i64, allowance: i64 },
+    #[error("You are not on leave. `vacation 7d` starts a week of it.")]
+    NotOnLeave,
+    #[error(
+        "Reminders go from a minute to a week before the deadline, at most \
+         {MOST_REMINDERS} of them: for example `settings reminders 24h 4h 1h`."
+    )]
+    BadReminders,
+    #[error("Move {index} of the line in game #{game} does not play: {error}")]
+    BadLine {
+        game: i64,
+        index: usize,
+        error: MoveError,
+    },
+    #[error(
+        "That line in game #{game} goes through a forced pass; store it only up to the move \
+         before."
+    )]
+    LineThroughPass { game: i64 },
+    #[error("Game #{0} is against me: I answer at once, so there is nothing to prepare.")]
+    ConditionalAgainstBot(i64),
+    #[error(
+        "It's your move in game #{0}: conditional moves answer your opponent's next move. Play \
+         your move first, then `if <their move> then <your reply>`."
+    )]
+    ConditionalOnYourMove(i64),
+    #[error(
+        "A line in game #{game} is your opponent's move and your reply, in pairs: `if e5 then \
+         Vd8`, or `if e5 Vd8 f4 Je6`."
+    )]
+    LineShape { game: i64 },
+    #[error("A line in game #{game} may have at most {most} moves.")]
+    LineTooLong { game: i64, most: usize },
+    #[error(
+        "You have {most} lines in game #{game} already, the most there can be. `conditional \
+         clear` drops them."
+    )]
+    TooManyLines { game: i64, most: usize },
+    #[error("You have that line in game #{game} already (`conditional list` shows them).")]
+    LineKnown { game: i64 },
+    #[error(
+        "After {after} another of your lines in game #{game} replies differently. `conditional \
+         clear` drops your lines, to enter them again."
+    )]
+    LineDisagrees { game: i64, after: String },
+    #[error("A digest time is written like `08:00` (24-hour clock).")]
+    BadDigestTime,
+    #[error(
+        "I don't know that time zone. Name it as the IANA database does, for example \
+         `Europe/Berlin`, `America/New_York` or `UTC`."
+    )]
+    UnknownTimeZone,
+    #[error("The leave allowance goes from 0 to {MOST_LEAVE_DAYS} days a year.")]
+    BadLeaveDays,
+    #[error(
+        "{name} still has nearly all their time in game #{game}; you can give a day once less \
+         than the full time per move minus an hour is left."
+    )]
+    TimeStillFull { game: i64, name: String },
     #[error("Only the community's managers can change that here.")]
     NotAManager,
     #[error(

@@ -9,9 +9,9 @@ use async_trait::async_trait;
 
 use super::copy::TableRows;
 use super::{
-    AppendMoves, CapsRow, ChallengeRow, Counts, GameRow, Glicko, MoveRow, NewChallenge, NewGame,
-    NewNotice, NoteRow, NoticeRow, PlayerRow, RatingChangeRow, RatingRow, RatingUpdate, Result,
-    ResultsRow, Resumed, SettingsRow, TakeBack,
+    AppendMoves, CapsRow, ChallengeRow, ConditionalRow, Counts, DigestRow, GameRow, Glicko,
+    LeaveRow, MoveRow, NewChallenge, NewGame, NewNotice, NoteRow, NoticeRow, PlayerRow,
+    RatingChangeRow, RatingRow, RatingUpdate, Result, ResultsRow, Resumed, SettingsRow, TakeBack,
 };
 
 /// How [`Database::rate_game`] computes both players' new ratings from their ratings before.
@@ -327,6 +327,187 @@ pub trait Database: Debug + Send + Sync {
     /// # Errors
     /// [`super::StoreError`] when the database fails.
     async fn set_rated_setups(&self, platform: &str, community: &str, on: bool) -> Result<()>;
+    /// Moves the deadline of an active game on to `deadline` (time one player gives the
+    /// other), guarded by the ply and the deadline the caller saw, so two gifts at once give
+    /// one day.
+    ///
+    /// # Errors
+    /// [`super::StoreError::Conflict`] when the game moved on, ended or its deadline changed.
+    async fn give_time(
+        &self,
+        game_id: i64,
+        expected_ply: i64,
+        expected_deadline: i64,
+        deadline: i64,
+        now: i64,
+    ) -> Result<()>;
+
+    /// A player's leaves that end (or ended) after `since`, oldest first.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn leaves_of(&self, player_id: i64, since: i64) -> Result<Vec<LeaveRow>>;
+
+    /// Every leave still running, the soonest to end first.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn running_leaves(&self) -> Result<Vec<LeaveRow>>;
+
+    /// Starts a player's leave from `now` to `ends_at`, with `notices` (about the player) in
+    /// the same transaction.
+    ///
+    /// # Errors
+    /// [`super::StoreError::Conflict`] when the player is on leave already.
+    async fn start_leave(
+        &self,
+        player_id: i64,
+        now: i64,
+        ends_at: i64,
+        notices: &[NewNotice<'_>],
+    ) -> Result<LeaveRow>;
+
+    /// Stops the clock of a game whose player to move, `player_id`, is on leave: the game has
+    /// no deadline meanwhile, and the time left is kept. Guarded by the ply and the deadline
+    /// the caller saw.
+    ///
+    /// # Errors
+    /// [`super::StoreError::Conflict`] when the game moved on, ended or its deadline changed.
+    async fn freeze_clock(
+        &self,
+        game_id: i64,
+        expected_ply: i64,
+        expected_deadline: i64,
+        player_id: i64,
+        now: i64,
+    ) -> Result<()>;
+
+    /// The time left on a game's clock while it stands still, if it does.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn frozen_clock(&self, game_id: i64) -> Result<Option<i64>>;
+
+    /// Ends a running leave at `now` (at its planned end at the latest), once: in one
+    /// transaction that claims it, starts the player's stopped clocks again with the time
+    /// that was left, and records `notices`. `None` when it had ended already.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn end_leave(
+        &self,
+        leave_id: i64,
+        now: i64,
+        notices: &[NewNotice<'_>],
+    ) -> Result<Option<LeaveRow>>;
+
+    /// The player a notice is about, for the notices that name one (leave).
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn notice_player(&self, notice_id: i64) -> Result<Option<i64>>;
+
+    /// A community's leave allowance in days per calendar year, when set.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn leave_days(&self, platform: &str, community: &str) -> Result<Option<i64>>;
+
+    /// Sets a community's leave allowance.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn set_leave_days(&self, platform: &str, community: &str, days: i64) -> Result<()>;
+
+    /// A player's reminder times as stored (seconds before a deadline, separated by spaces),
+    /// `None` when never chosen.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn reminder_times(&self, player_id: i64) -> Result<Option<String>>;
+
+    /// Stores a player's reminder times.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn set_reminder_times(&self, player_id: i64, times: &str) -> Result<()>;
+
+    /// A player's daily digest, if they have one.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn digest(&self, player_id: i64) -> Result<Option<DigestRow>>;
+
+    /// Sets (or, with `None`, stops) a player's daily digest.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn set_digest(&self, player_id: i64, digest: Option<&DigestRow>) -> Result<()>;
+
+    /// The digests due at `now`, of the players of `platform` (or of all).
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn digests_due(&self, now: i64, platform: Option<&str>) -> Result<Vec<DigestRow>>;
+
+    /// Claims a due digest by moving its time from `expected_next` on to `next`, recording
+    /// `notice` (about the player) in the same transaction. `false` when another process
+    /// claimed it first (or the player changed it).
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn claim_digest(
+        &self,
+        player_id: i64,
+        expected_next: i64,
+        next: Option<i64>,
+        notice: Option<&NewNotice<'_>>,
+    ) -> Result<bool>;
+
+    /// The first digest due after `after` on `platform`.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn next_digest(&self, platform: &str, after: i64) -> Result<Option<i64>>;
+
+    /// The conditional lines of a game, of both players, oldest first.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn conditionals(&self, game_id: i64) -> Result<Vec<ConditionalRow>>;
+
+    /// Adds a player's conditional line to an active game, guarded by the ply the player saw.
+    ///
+    /// # Errors
+    /// [`super::StoreError::Conflict`] when the game moved on or ended.
+    async fn add_conditional(
+        &self,
+        game_id: i64,
+        player_id: i64,
+        expected_ply: i64,
+        moves: &str,
+        now: i64,
+    ) -> Result<()>;
+
+    /// Replaces a player's conditional lines in a game by `lines` (`(ply, moves)` each; none:
+    /// all gone), in one transaction.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn replace_conditionals(
+        &self,
+        game_id: i64,
+        player_id: i64,
+        lines: &[(i64, String)],
+        now: i64,
+    ) -> Result<()>;
+
+    /// The games whose conditional lines the game has gone past (a move was played since, or
+    /// it ended): they are due to be answered or dropped.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn conditional_games_due(&self) -> Result<Vec<i64>>;
 
     /// Active games whose deadline is at or before `until`, soonest first; only those of
     /// `platform` when one is given.
@@ -578,9 +759,8 @@ pub trait Database: Debug + Send + Sync {
 
 /// Implements [`Database`] for a backend `$db` whose module has one submodule per area
 /// (`upkeep`, `players`, `challenges`, `games`, `options`, `ratings`, `community`, `notices`,
-/// `timing`),
-/// each trait method answered by the function of the same name there, called with the
-/// backend and the method's arguments.
+/// `timing`, `correspondence`), each trait method answered by the function of the same name
+/// there, called with the backend and the method's arguments.
 macro_rules! answered_by {
     ($db:ty) => {
         $crate::store::database::answered_by! {
@@ -653,6 +833,64 @@ macro_rules! answered_by {
             options::take_back(back: &TakeBack<'_>) -> Result<()>;
             options::rated_setups(platform: &str, community: &str) -> Result<bool>;
             options::set_rated_setups(platform: &str, community: &str, on: bool) -> Result<()>;
+            correspondence::give_time(
+                game_id: i64,
+                expected_ply: i64,
+                expected_deadline: i64,
+                deadline: i64,
+                now: i64,
+            ) -> Result<()>;
+            correspondence::leaves_of(player_id: i64, since: i64) -> Result<Vec<LeaveRow>>;
+            correspondence::running_leaves() -> Result<Vec<LeaveRow>>;
+            correspondence::start_leave(
+                player_id: i64,
+                now: i64,
+                ends_at: i64,
+                notices: &[NewNotice<'_>],
+            ) -> Result<LeaveRow>;
+            correspondence::freeze_clock(
+                game_id: i64,
+                expected_ply: i64,
+                expected_deadline: i64,
+                player_id: i64,
+                now: i64,
+            ) -> Result<()>;
+            correspondence::frozen_clock(game_id: i64) -> Result<Option<i64>>;
+            correspondence::end_leave(
+                leave_id: i64,
+                now: i64,
+                notices: &[NewNotice<'_>],
+            ) -> Result<Option<LeaveRow>>;
+            correspondence::notice_player(notice_id: i64) -> Result<Option<i64>>;
+            correspondence::leave_days(platform: &str, community: &str) -> Result<Option<i64>>;
+            correspondence::set_leave_days(platform: &str, community: &str, days: i64) -> Result<()>;
+            correspondence::reminder_times(player_id: i64) -> Result<Option<String>>;
+            correspondence::set_reminder_times(player_id: i64, times: &str) -> Result<()>;
+            correspondence::digest(player_id: i64) -> Result<Option<DigestRow>>;
+            correspondence::set_digest(player_id: i64, digest: Option<&DigestRow>) -> Result<()>;
+            correspondence::digests_due(now: i64, platform: Option<&str>) -> Result<Vec<DigestRow>>;
+            correspondence::claim_digest(
+                player_id: i64,
+                expected_next: i64,
+                next: Option<i64>,
+                notice: Option<&NewNotice<'_>>,
+            ) -> Result<bool>;
+            correspondence::next_digest(platform: &str, after: i64) -> Result<Option<i64>>;
+            correspondence::conditionals(game_id: i64) -> Result<Vec<ConditionalRow>>;
+            correspondence::add_conditional(
+                game_id: i64,
+                player_id: i64,
+                expected_ply: i64,
+                moves: &str,
+                now: i64,
+            ) -> Result<()>;
+            correspondence::replace_conditionals(
+                game_id: i64,
+                player_id: i64,
+                lines: &[(i64, String)],
+                now: i64,
+            ) -> Result<()>;
+            correspondence::conditional_games_due() -> Result<Vec<i64>>;
             games::games_due(until: i64, platform: Option<&str>) -> Result<Vec<GameRow>>;
             games::active_bot_games(platform: Option<&str>) -> Result<Vec<GameRow>>;
 
@@ -710,9 +948,10 @@ macro_rules! answered_by {
             use std::path::Path;
 
             use $crate::store::{
-                AppendMoves, CapsRow, ChallengeRow, Counts, GameRow, MoveRow, NewChallenge,
-                NewGame, NewNotice, NoteRow, NoticeRow, PlayerRow, RatingChangeRow, RatingFn,
-                RatingRow, ResultsRow, Resumed, SettingsRow, StoreError, TakeBack,
+                AppendMoves, CapsRow, ChallengeRow, ConditionalRow, Counts, DigestRow, GameRow,
+                LeaveRow, MoveRow, NewChallenge, NewGame, NewNotice, NoteRow, NoticeRow, PlayerRow,
+                RatingChangeRow, RatingFn, RatingRow, ResultsRow, Resumed, SettingsRow, StoreError,
+                TakeBack,
             };
             use $crate::store::copy::TableRows;
 

@@ -24,6 +24,7 @@ use sqlx::FromRow;
 
 mod community;
 pub mod copy;
+mod correspondence;
 mod database;
 mod notices;
 pub mod postgres;
@@ -32,6 +33,7 @@ mod timing;
 mod url;
 
 pub use community::{CapsRow, Counts};
+pub use correspondence::{ConditionalRow, DigestRow, LeaveRow};
 pub use database::{Database, RatingFn};
 pub use notices::{LEASE, MAX_ATTEMPTS, NewNotice, NoticeRow};
 use postgres::PostgresDatabase;

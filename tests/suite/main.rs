@@ -11,6 +11,7 @@ mod chak;
 mod chesscala;
 mod cli;
 mod common;
+mod correspondence;
 mod crash;
 mod deadlines;
 #[cfg(feature = "discord")]

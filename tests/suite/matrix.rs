@@ -1177,3 +1177,84 @@ async fn a_private_answer_goes_to_the_direct_chat_never_the_room() {
     }
     bot.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a Synapse homeserver; tests/run starts one"]
+async fn the_daily_digest_arrives_in_the_direct_chat() {
+    let scene = scene("digest").await;
+    let (alice, bot_id) = (&scene.alice, &scene.bot);
+    // The service's clock, on today's real time (the homeserver's messages are real).
+    let today = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("after 1970")
+        .as_secs();
+    let now = i64::try_from(today).expect("a time") / 60 * 60;
+    let clock = ManualClock::new(now);
+    let config = || bot_config(&scene.server, bot_id.localpart(), &scene.matrix_store(), 7);
+    let bot = run_bot(&scene.db(), config(), Arc::new(clock.clone())).await;
+
+    let dm = alice.client.create_dm(bot_id).await.expect("a direct chat");
+    let dm_id = dm.room_id().to_owned();
+    wait_for("the bot to join the direct chat", async || {
+        let members = dm.members(RoomMemberships::JOIN).await.ok()?;
+        members.iter().any(|m| m.user_id() == bot_id).then_some(())
+    })
+    .await;
+    let dm = alice.room(&dm_id).await;
+    // Two hours from now, on the clock of UTC.
+    let at = (now + 2 * 3600).rem_euclid(86_400);
+    let time = format!("{:02}:{:02}", at / 3600, at % 3600 / 60);
+    let set = alice
+        .ask(&dm, bot_id, &format!("settings digest {time} UTC"))
+        .await;
+    assert!(
+        set.body()
+            .contains(&format!("Daily digest: at {time} (UTC)")),
+        "{}",
+        set.body()
+    );
+
+    // A game in a room with bob, where alice is to move.
+    let room = room_with(alice, &[&scene.bob], bot_id, false).await;
+    let challenge = RoomMessageEventContent::text_html(
+        "!pigeon challenge Bob chak 3 days white",
+        format!(
+            "!pigeon challenge <a href=\"https://matrix.to/#/{}\">Bob</a> chak 3 days white",
+            scene.bob.id
+        ),
+    )
+    .add_mentions(Mentions::with_user_ids([scene.bob.id.clone()]));
+    let event = room
+        .send(challenge)
+        .await
+        .expect("the challenge goes out")
+        .response
+        .event_id;
+    alice.notice_to(&room, bot_id, &event).await;
+    let room_b = scene.bob.room(&room.room_id().to_owned()).await;
+    let start = scene.bob.ask(&room_b, bot_id, "!pigeon accept").await;
+    assert!(start.body().contains("Game #1"), "{}", start.body());
+    bot.stop().await;
+
+    // The bot was stopped over the digest's time: started again, it sends it at once.
+    clock.set(now + 2 * 3600 + 60);
+    let bot = run_bot(&scene.db(), config(), Arc::new(clock.clone())).await;
+    let digest = wait_for("the digest in the direct chat", async || {
+        alice
+            .seen()
+            .into_iter()
+            .find(|s| s.room == dm_id && s.sender == *bot_id && s.body().contains("Good day"))
+    })
+    .await;
+    assert!(
+        digest.body().contains("1 game awaits your move"),
+        "{}",
+        digest.body()
+    );
+    assert!(
+        digest.body().contains("Game #1 (Chak) against"),
+        "{}",
+        digest.body()
+    );
+    bot.stop().await;
+}

@@ -10,8 +10,22 @@ use crate::chat;
 
 /// The commands whose answers only the asker sees: they are deferred ephemerally.
 pub(super) const PRIVATE_COMMANDS: &[&str] = &[
-    "moves", "games", "info", "history", "export", "rules", "settings", "help", "threads",
-    "limits", "note", "notes", "try", "setups",
+    "moves",
+    "games",
+    "info",
+    "history",
+    "export",
+    "rules",
+    "settings",
+    "help",
+    "threads",
+    "limits",
+    "note",
+    "notes",
+    "try",
+    "setups",
+    "vacation",
+    "conditional",
 ];
 
 /// The slash commands: one per command of the grammar, plus the server's thread setting.
@@ -206,6 +220,16 @@ pub(super) fn options(command: &str) -> Vec<CreateCommandOption> {
                 "the side boards are seen from",
                 &["mine", "mover", "white", "black"],
             ),
+            CreateCommandOption::new(
+                CommandOptionType::String,
+                "reminders",
+                "times before a deadline to remind you (24h 4h 1h, or off)",
+            ),
+            CreateCommandOption::new(
+                CommandOptionType::String,
+                "digest",
+                "a daily list of games awaiting you (08:00 Europe/Berlin, or off)",
+            ),
         ],
         "limits" => vec![
             string_option(
@@ -215,6 +239,29 @@ pub(super) fn options(command: &str) -> Vec<CreateCommandOption> {
             ),
             CreateCommandOption::new(CommandOptionType::Integer, "value", "its new value")
                 .min_int_value(1),
+        ],
+        "conditional" => vec![
+            CreateCommandOption::new(
+                CommandOptionType::String,
+                "line",
+                "their move, your reply, and more pairs (e5 Vd8 f4 Je6); or list, clear",
+            )
+            .set_autocomplete(true),
+            game_option(),
+        ],
+        "vacation" => vec![
+            CreateCommandOption::new(
+                CommandOptionType::String,
+                "leave",
+                "how long from now (7d, 2d 12h), or end; leave out to see your leave",
+            ),
+            CreateCommandOption::new(
+                CommandOptionType::Integer,
+                "allowance",
+                "days of leave per year here (managers only)",
+            )
+            .min_int_value(0)
+            .max_int_value(crate::service::MOST_LEAVE_DAYS.unsigned_abs()),
         ],
         "help" => vec![CreateCommandOption::new(
             CommandOptionType::String,
@@ -238,8 +285,9 @@ pub(super) fn command_text(name: &str, options: &[CommandDataOption]) -> (String
             (CommandDataOptionValue::Integer(n), "game") => format!("#{n}"),
             (CommandDataOptionValue::Integer(n), "days") => format!("{n} days"),
             (CommandDataOptionValue::Integer(n), "level") => format!("level {n}"),
+            (CommandDataOptionValue::Integer(n), "allowance") => format!("allowance {n}"),
             (CommandDataOptionValue::Integer(n), _) => n.to_string(),
-            (CommandDataOptionValue::String(text), "pings" | "view") => {
+            (CommandDataOptionValue::String(text), "pings" | "view" | "reminders" | "digest") => {
                 format!("{} {text}", option.name)
             }
             (CommandDataOptionValue::String(text), "position") if name == "challenge" => {

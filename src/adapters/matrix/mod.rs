@@ -63,7 +63,7 @@ mod text;
 use crate::chat::{self, Incoming, Reply};
 use crate::config::Secret;
 use crate::service::lease::{LEASE_TERM, Lease};
-use crate::service::{DAY, Place, Service, ServiceError, User};
+use crate::service::{DAY, Notice, Place, Service, ServiceError, User};
 
 /// The platform name of Matrix.
 pub const PLATFORM: &str = "matrix";
@@ -485,6 +485,14 @@ async fn clocks(client: &Client, service: &Service) {
     loop {
         for pending in timer.next().await {
             let (place, reply) = chat::notice_reply(service, &pending.notice).await;
+            if let Notice::Digest { player, .. } = &pending.notice {
+                if send_direct(client, &player.id, &reply).await {
+                    service.delivered(pending.id).await;
+                } else {
+                    service.not_delivered(pending.id).await;
+                }
+                continue;
+            }
             let Some((room, thread)) = where_is(&place.channel) else {
                 warn!(channel = %place.channel, "a notice for a channel that is no room");
                 service.not_delivered(pending.id).await;
@@ -505,6 +513,25 @@ async fn clocks(client: &Client, service: &Service) {
             }
         }
     }
+}
+
+/// Sends `reply` to `user` in their direct chat with the bot, opening one when there is none.
+async fn send_direct(client: &Client, user: &str, reply: &Reply) -> bool {
+    let Ok(user) = UserId::parse(user) else {
+        warn!("a direct message for an account that is no Matrix user");
+        return true;
+    };
+    let room = match client.get_dm_room(&user) {
+        Some(room) => room,
+        None => match client.create_dm(&user).await {
+            Ok(room) => room,
+            Err(error) => {
+                warn!(error = %redacted(&error), "opening a direct chat failed");
+                return false;
+            }
+        },
+    };
+    send(&room, reply, &Target::default()).await
 }
 
 /// An invite is followed on a task of its own: joining may be retried for several seconds.

@@ -21,6 +21,7 @@ use super::{DatabaseUrl, Result, StoreError};
 mod challenges;
 mod community;
 mod copying;
+mod correspondence;
 mod games;
 mod notices;
 mod options;

@@ -20,6 +20,7 @@ use super::{Result, StoreError};
 mod challenges;
 mod community;
 mod copying;
+mod correspondence;
 mod games;
 mod notices;
 mod options;
