@@ -112,6 +112,7 @@ impl Service {
                 community: &place.community,
                 rated: false,
                 bot: Some((i64::from(level.number()), color_key(bot_color))),
+                web_id: super::new_web_id()?,
             })
             .await?;
         info!(

@@ -226,6 +226,7 @@ impl Service {
             community: row.community.as_deref().unwrap_or(&row.channel),
             rated: row.rated,
             bot: None,
+            web_id: super::new_web_id()?,
         };
         match self.store.accept_challenge(row.id, &game).await {
             Ok(game) => {

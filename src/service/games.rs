@@ -236,6 +236,7 @@ impl Service {
         if finish.is_some() && state.row.rated {
             self.rate_finished(id).await;
         }
+        self.publish(&state);
         Ok(MoveDone {
             state,
             before,
@@ -544,6 +545,7 @@ impl Service {
                 players: (row.white_id, row.black_id),
                 deadline: row.deadline.filter(|_| row.status == "active"),
                 channel: row.channel.clone(),
+                page: self.page_url(row),
             });
         }
         Ok(out)

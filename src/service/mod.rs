@@ -7,11 +7,13 @@ mod caps;
 mod challenges;
 pub mod clock;
 mod clocks;
+mod export;
 mod games;
 pub mod lease;
 mod limits;
 pub mod migrate;
 mod names;
+mod pages;
 mod pictures;
 mod ratings;
 mod reading;
@@ -22,7 +24,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::sync::{Arc, Mutex, RwLock};
 
-use tokio::sync::{Semaphore, watch};
+use tokio::sync::{Semaphore, broadcast, watch};
 use tracing::error;
 
 use crate::rules::{Color, EndReason, MoveError, Record, Variant, VariantPosition};
@@ -34,9 +36,11 @@ pub use caps::{Cap, Caps};
 pub use challenges::Challenged;
 pub use clock::{Clock, DAY, HOUR, ManualClock, SystemClock};
 pub use clocks::{EVENT_MEMORY, Notice, Pending, place_of};
+pub use export::export;
 pub use games::{ColorChoice, DrawAction, DrawDone, MoveDone, Scope, SettingsChange, color_key};
 pub use limits::{RateLimit, RateLimiter, Verdict};
 pub use names::closest;
+pub use pages::{GameChange, PageGame, PageRating, is_web_id, new_web_id};
 pub use pictures::{Image, REPLAY_MOVES, picture_viewer, result_words, viewpoint};
 pub use ratings::{HISTORY_SIZE, LEADERBOARD_SIZE, Stats, updated};
 pub use reading::ReadMove;
@@ -138,6 +142,8 @@ pub struct GameSummary {
     pub deadline: Option<i64>,
     /// The platform's id of the channel the game is played in.
     pub channel: String,
+    /// The address of the game's web page, when the pages are served.
+    pub page: Option<String>,
 }
 
 impl fmt::Display for GameSummary {
@@ -376,6 +382,8 @@ pub struct GameState {
     pub record: Record,
     pub white: PlayerRow,
     pub black: PlayerRow,
+    /// The address of the game's web page, when the pages are served.
+    pub page: Option<String>,
 }
 
 impl GameState {
@@ -466,6 +474,7 @@ impl GameState {
             players: (self.white.id, self.black.id),
             deadline: self.row.deadline.filter(|_| self.is_active()),
             channel: self.row.channel.clone(),
+            page: self.page.clone(),
         }
     }
 }
@@ -528,6 +537,10 @@ pub struct Service {
     resumed: Arc<Mutex<HashSet<String>>>,
     /// Resignations asked for and not yet confirmed.
     resigning: Arc<Mutex<resigning::Asked>>,
+    /// The public base address of the game pages, when they are served.
+    public_url: Option<Arc<str>>,
+    /// The changes of games, for the pages that follow them.
+    changes: broadcast::Sender<GameChange>,
 }
 
 impl Service {
@@ -546,6 +559,8 @@ impl Service {
             wake: Arc::new(watch::channel(0).0),
             resumed: Arc::default(),
             resigning: Arc::default(),
+            public_url: None,
+            changes: broadcast::channel(pages::CHANGES_KEPT).0,
         }
     }
 
@@ -694,6 +709,7 @@ impl Service {
         let white = player(row.white_id).await?;
         let black = player(row.black_id).await?;
         Ok(GameState {
+            page: self.page_url(&row),
             row,
             variant,
             record,

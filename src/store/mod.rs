@@ -181,6 +181,8 @@ pub struct GameRow {
     pub bot_side: Option<String>,
     /// Why the game needs an operator's attention (the clocks skip it), if it does.
     pub attention: Option<String>,
+    /// The unguessable address of the game's web page (`/g/<web_id>`).
+    pub web_id: Option<String>,
 }
 
 /// One stored move.
@@ -246,6 +248,8 @@ pub struct NewGame<'a> {
     pub rated: bool,
     /// The bot's level and side (`white` or `black`) in a game against the built-in opponent.
     pub bot: Option<(i64, &'a str)>,
+    /// The unguessable address of the game's web page (`/g/<web_id>`).
+    pub web_id: String,
 }
 
 /// One or more moves to append to a game in one transaction (a move, and a pass the product

@@ -189,6 +189,7 @@ backends! {
             community: "general",
             rated: true,
             bot: None,
+            web_id: pigeon::service::new_web_id().expect("random bytes"),
         };
         let store = service.store();
         let id = store.create_game(&game).await.expect("created").id;

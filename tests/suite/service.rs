@@ -296,6 +296,7 @@ backends! {
             community: "general",
             rated: true,
             bot: None,
+            web_id: pigeon::service::new_web_id().expect("random bytes"),
         };
         let id = store.create_game(&game).await.expect("created").id;
         let incoming = Incoming {

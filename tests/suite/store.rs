@@ -51,6 +51,7 @@ fn game<'a>(white: i64, black: i64) -> NewGame<'a> {
         community: "general",
         rated: true,
         bot: None,
+        web_id: pigeon::service::new_web_id().expect("random bytes"),
     }
 }
 

@@ -33,6 +33,13 @@ pub(super) async fn game(db: &PostgresDatabase, id: i64) -> Result<Option<GameRo
         .await?)
 }
 
+pub(super) async fn game_by_web_id(db: &PostgresDatabase, web_id: &str) -> Result<Option<GameRow>> {
+    Ok(sqlx::query_as("SELECT * FROM games WHERE web_id = $1")
+        .bind(web_id)
+        .fetch_optional(&db.pool)
+        .await?)
+}
+
 pub(super) async fn game_with_moves(
     db: &PostgresDatabase,
     id: i64,
@@ -286,8 +293,8 @@ pub(super) async fn insert_game(
     Ok(sqlx::query_as(
         "INSERT INTO games (platform, channel, game_key, start_position, white_id, black_id, \
          days_per_move, ply, position, status, deadline, rematch_of, created_at, updated_at, \
-         community, rated, bot_level, bot_side) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $4, 'active', $8, $9, $10, $10, $11, $12, $13, $14) \
+         community, rated, bot_level, bot_side, web_id) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $4, 'active', $8, $9, $10, $10, $11, $12, $13, $14, $15) \
          RETURNING *",
     )
     .bind(game.platform)
@@ -304,6 +311,7 @@ pub(super) async fn insert_game(
     .bind(game.rated)
     .bind(game.bot.map(|(level, _)| level))
     .bind(game.bot.map(|(_, side)| side))
+    .bind(&game.web_id)
     .fetch_one(&mut **tx)
     .await?)
 }
