@@ -166,6 +166,14 @@ pub(super) fn challenge_reply(challenge: &ChallengeSummary, means: Means) -> Rep
     }
 }
 
+/// The reply with a line linking to the game's page, when the pages are served.
+fn page_link(reply: Reply, state: &GameState) -> Reply {
+    match &state.page {
+        Some(page) => reply.and(format!("\nThe game's page: {page}")),
+        None => reply,
+    }
+}
+
 /// The answers offered with a game's message: while it is on, its legal moves, a draw offer
 /// and resigning; once it is over, a rematch and the replay.
 ///
@@ -179,6 +187,7 @@ pub(super) fn game_actions(mut reply: Reply, state: &GameState) -> Reply {
     if !state.is_active() {
         reply.ended = Some(id);
     }
+    let mut reply = page_link(reply, state);
     if state.is_active() {
         reply.actions.extend([
             Action::new("Legal moves", format!("moves #{id}"), Style::Secondary),
@@ -509,13 +518,14 @@ pub async fn notice_reply(service: &Service, notice: &Notice) -> (Place, Reply) 
                         .first()
                         .map(|played| done.before.move_marks(&played.mv));
                     let picture = board_picture(service, game, last, Some(player.id)).await;
-                    Reply::text(format!("{lead} "))
+                    let reply = Reply::text(format!("{lead} "))
                         .to_move(user_of(player), pings(service, player.id).await)
                         .and(format!(
                             ", your move.{}",
                             text::final_turn_note(game).unwrap_or_default()
                         ))
-                        .with_picture(picture)
+                        .with_picture(picture);
+                    page_link(reply, game)
                 }
                 None => ended_reply(service, game, &format!("{lead} Game over:")).await,
             };

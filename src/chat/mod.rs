@@ -604,7 +604,7 @@ async fn execute(
         }
         Command::Export(game) => {
             let state = service.game_for(place, user, game).await?;
-            one(Reply::private(text::export(&state)))
+            one(Reply::private(crate::service::export(&state)))
         }
         Command::Rules(variant) => one(Reply::private(text::rules(variant))),
         Command::Settings(change) => {

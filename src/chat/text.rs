@@ -2,7 +2,7 @@
 
 use super::Reply;
 use super::inert::inert;
-use crate::rules::{Color, Coord, RuleSet, Variant, square};
+use crate::rules::{Color, Coord, RuleSet, Variant, VariantPosition, square};
 use crate::service::{Cap, Caps, GameState, GameSummary, Scope, Stats, clock, result_words};
 use crate::store::RatingRow;
 
@@ -234,50 +234,6 @@ pub fn history(state: &GameState) -> String {
     }
 }
 
-/// The game record, PGN-like: the seven standard tags, the game's `Variant`, its start position
-/// as `FEN`, the time per move and how it ended; then the moves with move numbers (see
-/// [`crate::rules::Record::export`]), a comment with the result in words, and the result.
-/// A Chak record reads in pychess.org's import as it is.
-pub fn export(state: &GameState) -> String {
-    let row = &state.row;
-    let result = row.result.as_deref().unwrap_or("*");
-    let kind = if row.bot_level.is_some() || !row.rated {
-        "Casual"
-    } else {
-        "Rated"
-    };
-    let mut tags = vec![
-        ("Event", format!("{kind} {} game", state.variant.name())),
-        ("Site", format!("Pigeon on {}", row.platform)),
-        (
-            "Date",
-            clock::format_utc(row.created_at)[..10].replace('-', "."),
-        ),
-        ("Round", String::from("-")),
-        ("White", state.white.display_name.clone()),
-        ("Black", state.black.display_name.clone()),
-        ("Result", result.to_owned()),
-        ("GameId", row.id.to_string()),
-    ];
-    tags.extend(state.record.setup_tags());
-    // One move per so many seconds: the way PGN writes a time per move.
-    tags.push((
-        "TimeControl",
-        format!("1/{}", row.days_per_move * clock::DAY),
-    ));
-    if let Some(reason) = row.end_reason.as_deref() {
-        let termination = match reason {
-            "timeout" => "time forfeit",
-            "aborted" => "abandoned",
-            _ => "normal",
-        };
-        tags.push(("Termination", termination.to_owned()));
-    }
-    state
-        .record
-        .export(&tags, result_words(state).as_deref(), result)
-}
-
 /// The games of a list, one a line, each with whose turn it is and the deadline (how long
 /// is left and until when); for the player's own games (`Mine`, of player `me`) the opponent
 /// and where the game is played, for the channel's both players.
@@ -331,6 +287,9 @@ pub fn game_list(games: &[GameSummary], scope: Scope, me: i64, now: i64, here: &
             } else {
                 reply.and(", in ").channel(&game.channel)
             };
+        }
+        if let Some(page) = &game.page {
+            reply = reply.and(format!(" {page}"));
         }
     }
     reply

@@ -124,6 +124,7 @@ impl Service {
                 rules: rules.rules().key(),
                 // Against the bot a takeback is always granted.
                 takebacks: true,
+                web_id: super::new_web_id()?,
             })
             .await?;
         info!(

@@ -242,6 +242,7 @@ impl Service {
             bot: None,
             rules: rules.rules().key(),
             takebacks: row.takebacks,
+            web_id: super::new_web_id()?,
         };
         match self.store.accept_challenge(row.id, &game).await {
             Ok(game) => {

@@ -360,6 +360,7 @@ impl Service {
         row.finished_at = Some(now);
         row.deadline = None;
         row.draw_offer = None;
+        self.publish(&state);
         Ok(state)
     }
 }

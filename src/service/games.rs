@@ -240,6 +240,7 @@ impl Service {
             self.rate_finished(id).await;
         }
         self.hold_for_leave(&mut state).await;
+        self.publish(&state);
         Ok(MoveDone {
             state,
             before,
@@ -551,6 +552,7 @@ impl Service {
                 players: (row.white_id, row.black_id),
                 deadline: row.deadline.filter(|_| row.status == "active"),
                 channel: row.channel.clone(),
+                page: self.page_url(row),
             });
         }
         Ok(out)

@@ -9,6 +9,7 @@ pub mod clock;
 mod clocks;
 mod conditional;
 mod digest;
+mod export;
 mod games;
 mod gifts;
 pub mod lease;
@@ -17,6 +18,7 @@ pub mod migrate;
 mod names;
 mod notes;
 mod options;
+mod pages;
 mod pictures;
 mod ratings;
 mod reading;
@@ -30,7 +32,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::sync::{Arc, Mutex, RwLock};
 
-use tokio::sync::{Semaphore, watch};
+use tokio::sync::{Semaphore, broadcast, watch};
 use tracing::error;
 
 use crate::rules::{
@@ -46,12 +48,14 @@ pub use clock::{Clock, DAY, HOUR, ManualClock, SystemClock};
 pub use clocks::{EVENT_MEMORY, Notice, Pending, place_of};
 pub use conditional::{Answered, LONGEST_LINE, MOST_LINES, position_after_line};
 pub use digest::{Digest, DigestRequest};
+pub use export::export;
 pub use games::{ColorChoice, DrawAction, DrawDone, MoveDone, Scope, SettingsChange, color_key};
 pub use gifts::GIFT;
 pub use limits::{RateLimit, RateLimiter, Verdict};
 pub use names::closest;
 pub use notes::{NOTE_LIMIT, Note};
 pub use options::Tried;
+pub use pages::{GameChange, PageGame, PageRating, is_web_id, new_web_id};
 pub use pictures::{Image, REPLAY_MOVES, picture_viewer, result_words, viewpoint};
 pub use ratings::{HISTORY_SIZE, LEADERBOARD_SIZE, Stats, updated};
 pub use reading::ReadMove;
@@ -156,6 +160,8 @@ pub struct GameSummary {
     pub deadline: Option<i64>,
     /// The platform's id of the channel the game is played in.
     pub channel: String,
+    /// The address of the game's web page, when the pages are served.
+    pub page: Option<String>,
 }
 
 impl fmt::Display for GameSummary {
@@ -503,6 +509,8 @@ pub struct GameState {
     pub record: Record,
     pub white: PlayerRow,
     pub black: PlayerRow,
+    /// The address of the game's web page, when the pages are served.
+    pub page: Option<String>,
 }
 
 impl GameState {
@@ -593,6 +601,7 @@ impl GameState {
             players: (self.white.id, self.black.id),
             deadline: self.row.deadline.filter(|_| self.is_active()),
             channel: self.row.channel.clone(),
+            page: self.page.clone(),
         }
     }
 }
@@ -655,6 +664,10 @@ pub struct Service {
     resumed: Arc<Mutex<HashSet<String>>>,
     /// Resignations asked for and not yet confirmed.
     resigning: Arc<Mutex<resigning::Asked>>,
+    /// The public base address of the game pages, when they are served.
+    public_url: Option<Arc<str>>,
+    /// The changes of games, for the pages that follow them.
+    changes: broadcast::Sender<GameChange>,
 }
 
 impl Service {
@@ -673,6 +686,8 @@ impl Service {
             wake: Arc::new(watch::channel(0).0),
             resumed: Arc::default(),
             resigning: Arc::default(),
+            public_url: None,
+            changes: broadcast::channel(pages::CHANGES_KEPT).0,
         }
     }
 
@@ -835,6 +850,7 @@ impl Service {
         let white = player(row.white_id).await?;
         let black = player(row.black_id).await?;
         Ok(GameState {
+            page: self.page_url(&row),
             row,
             variant,
             record,

@@ -125,22 +125,68 @@ impl Service {
         side: Color,
     ) -> Result<Image, ServiceError> {
         let position = state.record.position().clone();
+        self.draw_board(state, position, state.row.ply, last, side)
+            .await
+    }
+
+    /// The board of a game after its first `ply` plies (its current board when `ply` is its
+    /// length), with the move that led there highlighted, seen from `side`, captioned like
+    /// [`Service::board_image`]; `None` when the game has no such ply.
+    ///
+    /// # Errors
+    /// `Internal` when drawing fails.
+    pub async fn board_at(
+        &self,
+        state: &GameState,
+        ply: usize,
+        side: Color,
+    ) -> Result<Option<Image>, ServiceError> {
+        let moves = state.record.moves();
+        if ply > moves.len() {
+            return Ok(None);
+        }
+        let mut position = state.record.start().clone();
+        let mut last = None;
+        for played in &moves[..ply] {
+            last = Some(position.move_marks(&played.mv));
+            position = position.play(&played.mv);
+        }
+        let ply = i64::try_from(ply).unwrap_or(i64::MAX);
+        self.draw_board(state, position, ply, last, side)
+            .await
+            .map(Some)
+    }
+
+    /// Draws `position`, the game's board after `ply` plies: the deadline and the result
+    /// belong to its current board only.
+    async fn draw_board(
+        &self,
+        state: &GameState,
+        position: crate::rules::VariantPosition,
+        ply: i64,
+        last: Option<MoveMarks>,
+        side: Color,
+    ) -> Result<Image, ServiceError> {
+        let current = ply == state.row.ply;
         let status = with_rules(
-            result_words(state).or_else(|| render::position_status(&position)),
+            result_words(state)
+                .filter(|_| current)
+                .or_else(|| render::position_status(&position)),
             position.rules(),
         );
+        let to_move = (state.is_active() || !current).then(|| position.turn());
         let options = RenderOptions {
             last,
             side: Some(side),
             caption: Some(Caption {
                 white: state.white.display_name.clone(),
                 black: state.black.display_name.clone(),
-                move_number: u32::try_from(state.move_number()).unwrap_or(u32::MAX),
-                to_move: state.is_active().then(|| state.turn()),
+                move_number: u32::try_from(ply / 2 + 1).unwrap_or(u32::MAX),
+                to_move,
                 deadline: state
                     .row
                     .deadline
-                    .filter(|_| state.is_active())
+                    .filter(|_| state.is_active() && current)
                     .map(clock::format_utc),
                 status,
             }),

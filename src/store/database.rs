@@ -197,6 +197,12 @@ pub trait Database: Debug + Send + Sync {
     /// [`super::StoreError`] when the database fails.
     async fn game(&self, id: i64) -> Result<Option<GameRow>>;
 
+    /// The game whose web page is `/g/<web_id>`.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn game_by_web_id(&self, web_id: &str) -> Result<Option<GameRow>>;
+
     /// A game and its moves, read in one transaction so that they agree even while moves
     /// are being written.
     ///
@@ -801,6 +807,7 @@ macro_rules! answered_by {
             games::set_game_channel(game_id: i64, channel: &str, now: i64) -> Result<bool>;
             games::create_game(game: &NewGame<'_>) -> Result<GameRow>;
             games::game(id: i64) -> Result<Option<GameRow>>;
+            games::game_by_web_id(web_id: &str) -> Result<Option<GameRow>>;
             games::game_with_moves(id: i64) -> Result<Option<(GameRow, Vec<MoveRow>)>>;
             games::moves(game_id: i64) -> Result<Vec<MoveRow>>;
             games::games_of(player_id: i64, limit: i64) -> Result<Vec<GameRow>>;

@@ -192,6 +192,8 @@ pub struct GameRow {
     /// Bumped by every move and takeback: the guard against a change prepared on another
     /// state of the game with the same ply.
     pub revision: i64,
+    /// The unguessable address of the game's web page (`/g/<web_id>`).
+    pub web_id: Option<String>,
 }
 
 /// A private note on a game.
@@ -298,6 +300,8 @@ pub struct NewGame<'a> {
     pub rules: &'a str,
     /// Whether takebacks may be asked.
     pub takebacks: bool,
+    /// The unguessable address of the game's web page (`/g/<web_id>`).
+    pub web_id: String,
 }
 
 /// One or more moves to append to a game in one transaction (a move, and a pass the product

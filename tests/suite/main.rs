@@ -6,6 +6,7 @@
 #![recursion_limit = "256"]
 
 mod bot_ratings;
+mod browser;
 mod chad;
 mod chak;
 mod chesscala;
@@ -36,3 +37,4 @@ mod transcripts;
 mod uci;
 mod views;
 mod walks;
+mod web;

@@ -53,6 +53,7 @@ fn game<'a>(white: i64, black: i64) -> NewGame<'a> {
         bot: None,
         rules: "standard",
         takebacks: false,
+        web_id: pigeon::service::new_web_id().expect("random bytes"),
     }
 }
 

@@ -33,6 +33,13 @@ pub(super) async fn game(db: &SqliteDatabase, id: i64) -> Result<Option<GameRow>
         .await?)
 }
 
+pub(super) async fn game_by_web_id(db: &SqliteDatabase, web_id: &str) -> Result<Option<GameRow>> {
+    Ok(sqlx::query_as("SELECT * FROM games WHERE web_id = ?1")
+        .bind(web_id)
+        .fetch_optional(&db.pool)
+        .await?)
+}
+
 pub(super) async fn game_with_moves(
     db: &SqliteDatabase,
     id: i64,
@@ -254,9 +261,9 @@ pub(super) async fn insert_game(
     Ok(sqlx::query_as(
         "INSERT INTO games (platform, channel, game_key, start_position, white_id, black_id, \
          days_per_move, ply, position, status, deadline, rematch_of, created_at, updated_at, \
-         community, rated, bot_level, bot_side, rules, takebacks) \
+         community, rated, bot_level, bot_side, rules, takebacks, web_id) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0, ?4, 'active', ?8, ?9, ?10, ?10, ?11, ?12, ?13, ?14, \
-         ?15, ?16) \
+         ?15, ?16, ?17) \
          RETURNING *",
     )
     .bind(game.platform)
@@ -275,6 +282,7 @@ pub(super) async fn insert_game(
     .bind(game.bot.map(|(_, side)| side))
     .bind(game.rules)
     .bind(game.takebacks)
+    .bind(&game.web_id)
     .fetch_one(&mut **tx)
     .await?)
 }
