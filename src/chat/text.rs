@@ -2,8 +2,8 @@
 
 use super::Reply;
 use super::inert::inert;
-use crate::rules::{Color, Coord, RuleSet, Variant, VariantPosition, square};
-use crate::service::{Cap, Caps, GameState, GameSummary, Scope, Stats, clock, result_words};
+use crate::rules::{Color, Coord, RuleSet, Variant, square};
+use crate::service::{Cap, Caps, GameState, GameSummary, Scope, Stats, clock};
 use crate::store::RatingRow;
 
 /// The most moves listed before "and N more".
