@@ -344,9 +344,10 @@ pub(super) fn last_move_marks(state: &GameState) -> Option<MoveMarks> {
     Some(position.move_marks(&last.mv))
 }
 
-pub(super) fn end_reply(state: &GameState, lead: &str) -> Reply {
+/// `lead` and the result.
+fn end_text(state: &GameState, lead: &str) -> Reply {
     let result = state.result_text().unwrap_or_default();
-    game_actions(Reply::text(format!("{lead} {result}.")), state)
+    Reply::text(format!("{lead} {result}."))
 }
 
 /// The announcement of a game that ended off the board (resignation, agreement, claim, time):
@@ -354,11 +355,11 @@ pub(super) fn end_reply(state: &GameState, lead: &str) -> Reply {
 pub(super) async fn ended_reply(service: &Service, state: &GameState, lead: &str) -> Reply {
     let last = last_move_marks(state);
     let viewer = picture_viewer(state).id;
-    let mut reply = end_reply(state, lead);
+    let mut reply = end_text(state, lead);
     if let Some(note) = rating_note(service, state).await {
         reply = reply.and(note);
     }
-    reply.with_picture(board_picture(service, state, last, Some(viewer)).await)
+    game_actions(reply, state).with_picture(board_picture(service, state, last, Some(viewer)).await)
 }
 
 /// ` Ratings: alice 1512 (+12), bob 1488 (-12).` for a rated game whose ratings were updated.

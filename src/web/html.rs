@@ -352,10 +352,10 @@ pub fn game_page(game: &PageGame, view: View, public: &str, path: &str) -> Strin
         body,
         "<div class=\"layout\">\n<figure class=\"board\">\n<img id=\"board\" src=\"{}\" \
          alt=\"{}\">\n<nav class=\"controls\" aria-label=\"Moves\">\
-         <a data-go=\"first\" href=\"{}\" title=\"Start (Home)\">⏮</a>\
+         <a data-go=\"first\" href=\"{}\" title=\"Start (Home)\">«</a>\
          <a data-go=\"prev\" href=\"{}\" title=\"Back (←)\">◀</a>\
          <a data-go=\"next\" href=\"{}\" title=\"Forward (→)\">▶</a>\
-         <a data-go=\"last\" href=\"{}\" title=\"Latest (End)\">⏭</a>\
+         <a data-go=\"last\" href=\"{}\" title=\"Latest (End)\">»</a>\
          <a data-go=\"flip\" href=\"{}\" title=\"Turn the board\">Flip</a></nav>\n</figure>\n",
         escape(&board_src(path, view)),
         escape(&position_words(game, view.ply)),
