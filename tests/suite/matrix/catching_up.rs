@@ -185,17 +185,17 @@ async fn one_process_syncs_an_account_and_another_takes_over_when_it_dies() {
     // (its own first start would come after the message).
     first.task.abort();
     first.store.close().await;
-    let during = alice.say(&room, "!pigeon help").await;
+    let during = alice.say(&room, "!pigeon games").await;
     clock.advance(pigeon::service::lease::LEASE_TERM + 1);
-    let answer = alice.notice_to(&room, bot_id, &during).await;
-    assert!(answer.body().contains("challenge"), "{}", answer.body());
+    alice.notice_to(&room, bot_id, &during).await;
     assert!(
         store_b.join("session.json").exists(),
         "the second process took over"
     );
     let asked = alice.ask(&room, bot_id, "!pigeon help").await;
     assert!(asked.body().contains("challenge"), "{}", asked.body());
-    for event in [&help, &games, &again, &during] {
+    // (`help` is long enough to be answered in several messages.)
+    for event in [&games, &again, &during] {
         let answers: Vec<Seen> = alice
             .replies(&room, bot_id, event)
             .into_iter()
