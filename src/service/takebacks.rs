@@ -79,7 +79,7 @@ impl Service {
                     return Err(ServiceError::NothingToTakeBack(id));
                 }
                 if state.bot_side() == Some(color.other()) {
-                    return self.take_back(state, color, me.id).await;
+                    return self.take_back(&state, color, me.id).await;
                 }
                 if offer == Some(color_key(color)) {
                     return Err(ServiceError::TakebackAlreadyAsked(id));
@@ -91,7 +91,7 @@ impl Service {
             }
             TakebackAction::Accept if theirs => {
                 let asker = state.player(color.other()).id;
-                self.take_back(state, color.other(), asker).await
+                self.take_back(&state, color.other(), asker).await
             }
             TakebackAction::Decline if theirs => {
                 self.store
@@ -109,7 +109,7 @@ impl Service {
     /// side to move gets a fresh full period.
     async fn take_back(
         &self,
-        state: GameState,
+        state: &GameState,
         asker: Color,
         asked_by: i64,
     ) -> Result<TakebackDone, ServiceError> {
