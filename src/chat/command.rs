@@ -364,17 +364,10 @@ fn parse_args(spec: &'static Spec, args: &[&str]) -> Result<Command, UsageError>
         }
         "abort" => Command::Abort(number),
         "conditional" => {
-            let action = match rest
-                .iter()
-                .map(|w| w.to_ascii_lowercase())
-                .collect::<Vec<_>>()
-                .as_slice()
-            {
-                [] => ConditionalAction::List,
-                [word] if matches!(word.as_str(), "list" | "show") => ConditionalAction::List,
-                [word] if matches!(word.as_str(), "clear" | "drop" | "delete" | "none") => {
-                    ConditionalAction::Clear
-                }
+            let first = rest.first().map(|w| w.to_ascii_lowercase());
+            let action = match (rest.len(), first.as_deref()) {
+                (0, _) | (1, Some("list" | "show")) => ConditionalAction::List,
+                (1, Some("clear" | "drop" | "delete" | "none")) => ConditionalAction::Clear,
                 _ => ConditionalAction::Add(rest.join(" ")),
             };
             return Ok(Command::Conditional {

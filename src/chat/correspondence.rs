@@ -281,10 +281,14 @@ pub(super) async fn conditional_answer(
         replies.extend(move_replies(service, played, means).await);
     }
     if let Some((player, count)) = answered.dropped {
-        let lines = if count == 1 { "line" } else { "lines" };
+        let (lines, were) = if count == 1 {
+            ("line", "was")
+        } else {
+            ("lines", "were")
+        };
         replies.push(Reply::text("").name(user_of(&player), false).and(format!(
-            ": your conditional {lines} in game #{} did not expect that move and were \
-                     dropped.",
+            ": your conditional {lines} in game #{} did not expect that move and {were} \
+             dropped.",
             done.state.row.id
         )));
     }

@@ -74,12 +74,12 @@ fn follow(mut line: Line, played: &[String], to_move: bool) -> Fate {
         }
         match played.get(ply + 1) {
             None if to_move => return Fate::Reply(line.moves[1].clone()),
-            None => return Fate::Dropped,
-            Some(mine) if *mine != line.moves[1] => return Fate::Dropped,
-            Some(_) => {
+            Some(mine) if *mine == line.moves[1] => {
                 line.ply += 2;
                 line.moves.drain(..2);
             }
+            // Not the owner's move after all (the game is over), or another move played.
+            _ => return Fate::Dropped,
         }
     }
 }

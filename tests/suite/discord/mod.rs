@@ -1387,7 +1387,7 @@ async fn a_day_given_by_button_and_conditional_moves_completed_and_kept_private(
         .await;
     assert_says(&stored, "Stored. Your conditional lines in game #1 (1)");
     let listed = bot.private(ALICE, thread, "conditional", json!([])).await;
-    assert_says(&listed, &format!("1. if {expected} then {reply}"));
+    assert_says(&listed, &format!("if {expected} then {reply}"));
     let in_thread = bot
         .fake
         .all("POST", &format!("/channels/{thread}/messages"));
