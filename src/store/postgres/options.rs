@@ -118,6 +118,11 @@ pub(super) async fn take_back(db: &PostgresDatabase, back: &TakeBack<'_>) -> Res
         .bind(back.to_ply)
         .execute(&mut *tx)
         .await?;
+    // Conditional lines were entered on the game as it was: none of them stands after it.
+    sqlx::query("DELETE FROM conditionals WHERE game_id = $1")
+        .bind(back.game_id)
+        .execute(&mut *tx)
+        .await?;
     // Reminders are kept once per ply: the plies played again get theirs afresh.
     sqlx::query("DELETE FROM reminders WHERE game_id = $1 AND ply >= $2")
         .bind(back.game_id)
