@@ -6,8 +6,8 @@ use super::table::{Spec, spec};
 use crate::engine::Level;
 use crate::rules::{GameRules, RuleSet, Variant};
 use crate::service::{
-    Cap, ColorChoice, DAYS_PER_MOVE, DigestRequest, DrawAction, LeaveRequest, Scope, SettingsChange,
-    TakebackAction,
+    Cap, ColorChoice, DAYS_PER_MOVE, DigestRequest, DrawAction, LeaveRequest, Scope,
+    SettingsChange, TakebackAction,
 };
 
 /// A request to the bot.
