@@ -3,7 +3,6 @@
 //! makes: response types, contents, buttons, ephemeral flags, threads and board pictures.
 
 mod fake;
-mod processes;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
