@@ -6,7 +6,7 @@ use std::path::Path;
 
 use crate::pairing::{self, PairingError, TrfError};
 use crate::render::{self, Caption, RenderError, RenderOptions, Theme};
-use crate::rules::{Color, PositionError, Record, Variant, VariantPosition};
+use crate::rules::{Color, GameRules, PositionError, Record, Variant, VariantPosition};
 
 /// A failure of a command-line tool, with the message to print.
 #[derive(Debug, thiserror::Error)]
@@ -63,17 +63,13 @@ pub fn moves_line(position: &VariantPosition) -> String {
 /// # Errors
 /// [`CliError`] when a position does not read or the output cannot be written.
 pub fn moves(
-    variant: Variant,
+    game: GameRules,
     position: Option<&str>,
     input: impl BufRead,
     mut out: impl Write,
 ) -> Result<(), CliError> {
     if let Some(text) = position {
-        writeln!(
-            out,
-            "{}",
-            moves_line(&VariantPosition::from_text(variant, text)?)
-        )?;
+        writeln!(out, "{}", moves_line(&game.position(text)?))?;
         return Ok(());
     }
     // One output line per input line, always: an unreadable position gives an empty line here
@@ -81,7 +77,7 @@ pub fn moves(
     let mut first_error = None;
     for (index, line) in input.lines().enumerate() {
         let line = line?;
-        match VariantPosition::from_text(variant, &line) {
+        match game.position(&line) {
             Ok(position) => writeln!(out, "{}", moves_line(&position))?,
             Err(error) => {
                 writeln!(out)?;
@@ -99,13 +95,13 @@ pub fn moves(
 /// # Errors
 /// [`CliError`] when the position does not read or the output cannot be written.
 pub fn perft(
-    variant: Variant,
+    game: GameRules,
     depth: u32,
     position: &str,
     divide: bool,
     mut out: impl Write,
 ) -> Result<(), CliError> {
-    let position = VariantPosition::from_text(variant, position)?;
+    let position = game.position(position)?;
     if divide && depth > 0 {
         let mut lines: Vec<(String, u64)> = position
             .legal_moves()
@@ -152,8 +148,8 @@ pub fn pair_dutch(path: &Path, mut out: impl Write) -> Result<(), CliError> {
 /// # Errors
 /// [`CliError`] when the position does not read or a move does not play; the message is the
 /// one a chat would show.
-pub fn play(variant: Variant, position: &str, moves: &[String]) -> Result<String, CliError> {
-    let start = VariantPosition::from_text(variant, position)?;
+pub fn play(game: GameRules, position: &str, moves: &[String]) -> Result<String, CliError> {
+    let start = game.position(position)?;
     Ok(played(start, moves)?.position().to_text())
 }
 

@@ -20,6 +20,10 @@
 //!   bytes, and a whole game to an animated GIF; pure, with embedded art and font.
 //! - [`pairing`]: tournament pairings, pure: a TRF reader, the FIDE Dutch system for Swiss
 //!   rounds (a maximum-weight matching) and the Berger tables for round robins.
+//! - [`web`]: the read-only website: a page per game at an unguessable address (board at any
+//!   move, move list, record and replay downloads, live updates of a running game), over the
+//!   service; rate-limited per client, strict security headers.
+//! - [`markup`]: HTML escaping, shared by the Matrix adapter and the web pages.
 //! - [`config`]: configuration shared by the adapters (secrets that never print).
 //! - [`cli`]: the command-line tools built on the rules core (`moves`, `perft`, `play`).
 //! - [`arena`]: `pigeon match`, two UCI engines playing each other over stored openings, with
@@ -35,9 +39,11 @@ pub mod chat;
 pub mod cli;
 pub mod config;
 pub mod engine;
+pub mod markup;
 pub mod pairing;
 pub mod render;
 pub mod rules;
 pub mod service;
 pub mod store;
 pub mod uci;
+pub mod web;

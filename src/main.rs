@@ -13,7 +13,7 @@ use pigeon::arena;
 use pigeon::cli;
 use pigeon::config::Secret;
 use pigeon::engine::Level;
-use pigeon::rules::{Color, Variant};
+use pigeon::rules::{Color, GameRules, Variant};
 use pigeon::service::{Clock, ManualClock, RateLimit, Service, SystemClock};
 use pigeon::store::{DatabaseUrl, Store};
 use tokio::sync::watch;
@@ -64,6 +64,8 @@ enum Command {
         /// still but for `wait` lines, and what is stored uses it. Default: the real time.
         #[arg(long, value_parser = parse_instant)]
         now: Option<i64>,
+        #[command(flatten)]
+        web: WebArgs,
     },
     /// Run the Discord bot (configured from DISCORD_* variables; see .env.example), until
     /// SIGINT or SIGTERM.
@@ -96,19 +98,22 @@ enum Command {
         /// database. Default: the real time.
         #[arg(long, value_parser = parse_instant)]
         now: Option<i64>,
+        #[command(flatten)]
+        web: WebArgs,
     },
     /// Print the legal moves of a position, sorted, separated by ", ". Without POSITION, read
     /// positions from standard input, one per line, and print one line for each.
     Moves {
-        /// The game: chak, shakti, chad or chesscala.
-        game: Variant,
+        /// The game: chak, shakti, chad or chesscala, or chesscala-nodraws (the rule without
+        /// draws).
+        game: GameRules,
         /// A position text; `start` means the start position.
         position: Option<String>,
     },
     /// Count the leaves of the legal move tree to DEPTH.
     Perft {
-        /// The game.
-        game: Variant,
+        /// The game, or chesscala-nodraws.
+        game: GameRules,
         /// How many plies (Chesscala: turns) deep.
         depth: u32,
         /// A position text; `start` (the default) means the start position.
@@ -129,8 +134,8 @@ enum Command {
     },
     /// Apply moves to a position and print the resulting position text.
     Play {
-        /// The game.
-        game: Variant,
+        /// The game, or chesscala-nodraws.
+        game: GameRules,
         /// A position text, or `start`.
         position: String,
         /// The moves, one argument each, in any notation the game accepts.
@@ -364,6 +369,7 @@ impl MatrixArgs {
             backlog_days: self.backlog_days,
             store_passphrase: self.store_passphrase,
             recovery_key: self.recovery_key,
+            timeline_limit: matrix::DEFAULT_TIMELINE_LIMIT,
         }))
     }
 }
@@ -393,6 +399,51 @@ impl DbArgs {
             (None, Some(path)) => Ok(DatabaseUrl::Sqlite(path.clone())),
             (None, None) => Ok(DatabaseUrl::Sqlite(PathBuf::from("pigeon.db"))),
         }
+    }
+}
+
+/// The game pages: `PIGEON_HTTP` turns the web server on; `PIGEON_PUBLIC_URL` is the address
+/// the links in chat use.
+#[derive(Debug, clap::Args)]
+struct WebArgs {
+    /// Serve the game pages on this address and port, such as 127.0.0.1:8080 [default: no
+    /// web server].
+    #[arg(long = "http", env = "PIGEON_HTTP")]
+    http: Option<std::net::SocketAddr>,
+    /// The address the game pages are reached at, for the links in chat, such as
+    /// https://pigeon.example.org [default: http://<PIGEON_HTTP>].
+    #[arg(long = "public-url", env = "PIGEON_PUBLIC_URL")]
+    public_url: Option<String>,
+}
+
+impl WebArgs {
+    /// No web server (`pigeon discord`, `pigeon matrix`: `pigeon serve` runs one).
+    fn none() -> WebArgs {
+        WebArgs {
+            http: None,
+            public_url: None,
+        }
+    }
+
+    /// The listener of the web server and its public address, when one is asked for.
+    async fn bind(&self) -> Result<Option<(tokio::net::TcpListener, String)>, String> {
+        let Some(address) = self.http else {
+            return Ok(None);
+        };
+        let public = match &self.public_url {
+            Some(url) if url.starts_with("http://") || url.starts_with("https://") => url.clone(),
+            Some(url) => {
+                return Err(format!(
+                    "PIGEON_PUBLIC_URL \"{url}\" is no web address: write it like \
+                     https://pigeon.example.org"
+                ));
+            }
+            None => format!("http://{address}"),
+        };
+        let listener = tokio::net::TcpListener::bind(address)
+            .await
+            .map_err(|e| format!("cannot serve the game pages on {address}: {e}"))?;
+        Ok(Some((listener, public)))
     }
 }
 
@@ -430,7 +481,10 @@ fn main() -> ExitCode {
             out,
             script,
             now,
-        } => return run_async(async move { console_main(db.url()?, out, script, now).await }),
+            web,
+        } => {
+            return run_async(async move { console_main(db.url()?, out, script, now, web).await });
+        }
         Command::Backup { file, db } => {
             return run_async(async move { backup_main(db.url()?, file).await });
         }
@@ -448,7 +502,7 @@ fn main() -> ExitCode {
                     #[cfg(feature = "matrix")]
                     matrix: None,
                 };
-                serve_main(db.url()?, bots, None).await
+                serve_main(db.url()?, bots, WebArgs::none(), None).await
             });
         }
         #[cfg(feature = "matrix")]
@@ -463,7 +517,7 @@ fn main() -> ExitCode {
                     discord: None,
                     matrix: Some(config),
                 };
-                serve_main(db, bots, None).await
+                serve_main(db, bots, WebArgs::none(), None).await
             });
         }
         Command::Serve {
@@ -471,6 +525,7 @@ fn main() -> ExitCode {
             discord,
             matrix,
             now,
+            web,
         } => {
             return run_async(async move {
                 let db = db.url()?;
@@ -494,7 +549,7 @@ fn main() -> ExitCode {
                     #[cfg(feature = "matrix")]
                     matrix: matrix.config(&db)?,
                 };
-                serve_main(db, bots, now).await
+                serve_main(db, bots, web, now).await
             });
         }
         _ => {}
@@ -708,12 +763,25 @@ async fn console_main(
     out: PathBuf,
     script: Option<PathBuf>,
     now: Option<i64>,
+    web: WebArgs,
 ) -> RunResult {
     init_logs("warn");
     let store = open_store(&db).await?;
     store.hold_for_serving().await.map_err(|e| e.to_string())?;
     let clock = now.map_or_else(ManualClock::running, ManualClock::new);
-    let service = Service::new(store.clone(), Arc::new(clock.clone()));
+    let mut service = Service::new(store.clone(), Arc::new(clock.clone()));
+    let (stop_web, web_stopped) = watch::channel(false);
+    let mut site = None;
+    if let Some((listener, public)) = web.bind().await? {
+        eprintln!("Game pages on {public}");
+        service = service.with_public_url(&public);
+        site = Some(tokio::spawn(pigeon::web::run(
+            service.clone(),
+            listener,
+            pigeon::web::RATE_LIMIT,
+            web_stopped,
+        )));
+    }
     let stdout = tokio::io::stdout();
     let result = match script {
         Some(path) => {
@@ -745,6 +813,10 @@ async fn console_main(
             .await
         }
     };
+    let _ = stop_web.send(true);
+    if let Some(site) = site {
+        let _ = site.await;
+    }
     store.close().await;
     result.map_err(|e| e.to_string())
 }
@@ -828,8 +900,9 @@ fn spawn_bot<E: std::fmt::Display>(
     not(any(feature = "matrix", feature = "discord")),
     allow(unused_variables, unused_mut)
 )]
-async fn serve_main(db: DatabaseUrl, bots: Bots, now: Option<i64>) -> RunResult {
+async fn serve_main(db: DatabaseUrl, bots: Bots, web: WebArgs, now: Option<i64>) -> RunResult {
     init_logs("info");
+    let site = web.bind().await?;
     let store = open_store(&db).await?;
     store.hold_for_serving().await.map_err(|e| e.to_string())?;
     let clock: Arc<dyn Clock> = match now {
@@ -840,7 +913,10 @@ async fn serve_main(db: DatabaseUrl, bots: Bots, now: Option<i64>) -> RunResult 
         }
         None => Arc::new(SystemClock),
     };
-    let service = Service::new(store.clone(), clock).with_rate_limit(RateLimit::CHAT);
+    let mut service = Service::new(store.clone(), clock).with_rate_limit(RateLimit::CHAT);
+    if let Some((_, public)) = &site {
+        service = service.with_public_url(public);
+    }
     let (stop, shutdown) = watch::channel(false);
     let mut running = Running::new();
     #[cfg(feature = "matrix")]
@@ -859,6 +935,15 @@ async fn serve_main(db: DatabaseUrl, bots: Bots, now: Option<i64>) -> RunResult 
             "no chat is configured: set DISCORD_TOKEN, or MATRIX_HOMESERVER, MATRIX_USER and \
              MATRIX_PASSWORD (see .env.example)",
         ));
+    }
+    if let Some((listener, _)) = site {
+        let run = pigeon::web::run(
+            service.clone(),
+            listener,
+            pigeon::web::RATE_LIMIT,
+            shutdown.clone(),
+        );
+        spawn_bot(&mut running, "web", run);
     }
     info!(database = %db, bots = running.len(), "Pigeon is serving");
     let mut failures = Vec::new();

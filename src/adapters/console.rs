@@ -221,6 +221,8 @@ impl<W: AsyncWrite + Unpin> Session<'_, W> {
 pub fn format_reply(reply: &Reply, asker: Option<&User>, channel: Option<&str>) -> String {
     let who = match (reply.private, asker, channel) {
         (true, Some(user), _) => format!("pigeon (to {})", user.name),
+        // A private notice (the daily digest) goes to the player its place names.
+        (true, None, Some(to)) => format!("pigeon (to {to})"),
         (_, _, Some(channel)) if channel != DEFAULT_CHANNEL => format!("pigeon [#{channel}]"),
         _ => String::from("pigeon"),
     };

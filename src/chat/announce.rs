@@ -2,7 +2,7 @@
 //! (with the bot's answer in a game against it), the board, an ending, a draw offer and its
 //! answers, and the clocks' notices; each with its board picture and the answers it offers.
 
-use super::{Action, Means, Picture, Reply, Style, Topic, error_reply, text};
+use super::{Action, Means, Picture, Reply, Style, Topic, correspondence, error_reply, text};
 use crate::rules::{Color, MoveMarks};
 use crate::service::{
     ChallengeSummary, Challenged, ColorChoice, DrawAction, DrawDone, GameState, MoveDone, Notice,
@@ -43,6 +43,7 @@ pub(super) async fn move_and_answer(
 ) -> Vec<Reply> {
     let mut replies = move_replies(service, done, means).await;
     replies.extend(bot_answer(service, &done.state, means).await);
+    replies.extend(correspondence::conditional_answer(service, done, means).await);
     replies
 }
 
@@ -165,6 +166,14 @@ pub(super) fn challenge_reply(challenge: &ChallengeSummary, means: Means) -> Rep
     }
 }
 
+/// The reply with a line linking to the game's page, when the pages are served.
+fn page_link(reply: Reply, state: &GameState) -> Reply {
+    match &state.page {
+        Some(page) => reply.and(format!("\nThe game's page: {page}")),
+        None => reply,
+    }
+}
+
 /// The answers offered with a game's message: while it is on, its legal moves, a draw offer
 /// and resigning; once it is over, a rematch and the replay.
 ///
@@ -174,9 +183,11 @@ pub(super) fn game_actions(mut reply: Reply, state: &GameState) -> Reply {
     let id = state.row.id;
     reply.topic = Some(Topic::Game(id));
     reply.settles.push(Topic::DrawOffer(id));
+    reply.settles.push(Topic::Takeback(id));
     if !state.is_active() {
         reply.ended = Some(id);
     }
+    let mut reply = page_link(reply, state);
     if state.is_active() {
         reply.actions.extend([
             Action::new("Legal moves", format!("moves #{id}"), Style::Secondary),
@@ -187,6 +198,20 @@ pub(super) fn game_actions(mut reply: Reply, state: &GameState) -> Reply {
             ),
             Action::new("Resign", format!("resign #{id}"), Style::Danger),
         ]);
+        if state.row.takebacks && state.row.ply > 0 {
+            reply.actions.push(Action::new(
+                "Take back",
+                format!("takeback #{id}"),
+                Style::Secondary,
+            ));
+        }
+        if state.bot_side().is_none() {
+            reply.actions.push(Action::new(
+                "Give a day",
+                format!("give time #{id}"),
+                Style::Secondary,
+            ));
+        }
     } else {
         reply.actions.extend([
             Action::new("Rematch", format!("rematch #{id}"), Style::Primary),
@@ -319,9 +344,10 @@ pub(super) fn last_move_marks(state: &GameState) -> Option<MoveMarks> {
     Some(position.move_marks(&last.mv))
 }
 
-pub(super) fn end_reply(state: &GameState, lead: &str) -> Reply {
+/// `lead` and the result.
+fn end_text(state: &GameState, lead: &str) -> Reply {
     let result = state.result_text().unwrap_or_default();
-    game_actions(Reply::text(format!("{lead} {result}.")), state)
+    Reply::text(format!("{lead} {result}."))
 }
 
 /// The announcement of a game that ended off the board (resignation, agreement, claim, time):
@@ -329,11 +355,11 @@ pub(super) fn end_reply(state: &GameState, lead: &str) -> Reply {
 pub(super) async fn ended_reply(service: &Service, state: &GameState, lead: &str) -> Reply {
     let last = last_move_marks(state);
     let viewer = picture_viewer(state).id;
-    let mut reply = end_reply(state, lead);
+    let mut reply = end_text(state, lead);
     if let Some(note) = rating_note(service, state).await {
         reply = reply.and(note);
     }
-    reply.with_picture(board_picture(service, state, last, Some(viewer)).await)
+    game_actions(reply, state).with_picture(board_picture(service, state, last, Some(viewer)).await)
 }
 
 /// ` Ratings: alice 1512 (+12), bob 1488 (-12).` for a rated game whose ratings were updated.
@@ -493,13 +519,14 @@ pub async fn notice_reply(service: &Service, notice: &Notice) -> (Place, Reply) 
                         .first()
                         .map(|played| done.before.move_marks(&played.mv));
                     let picture = board_picture(service, game, last, Some(player.id)).await;
-                    Reply::text(format!("{lead} "))
+                    let reply = Reply::text(format!("{lead} "))
                         .to_move(user_of(player), pings(service, player.id).await)
                         .and(format!(
                             ", your move.{}",
                             text::final_turn_note(game).unwrap_or_default()
                         ))
-                        .with_picture(picture)
+                        .with_picture(picture);
+                    page_link(reply, game)
                 }
                 None => ended_reply(service, game, &format!("{lead} Game over:")).await,
             };
@@ -522,6 +549,32 @@ pub async fn notice_reply(service: &Service, notice: &Notice) -> (Place, Reply) 
             };
             (place.clone(), reply)
         }
+        Notice::LeaveStarted {
+            place,
+            game,
+            player,
+            until,
+        } => (
+            place.clone(),
+            correspondence::leave_started_reply(game, player, *until),
+        ),
+        Notice::LeaveEnded {
+            place,
+            game,
+            player,
+        } => (
+            place.clone(),
+            correspondence::leave_ended_reply(game, player),
+        ),
+        Notice::Digest {
+            player,
+            player_id,
+            games,
+        } => (
+            // A direct message: the adapters send it to the player, not to a channel.
+            Place::new(&player.platform, &player.id),
+            correspondence::digest_reply(player, *player_id, games, service.now()),
+        ),
         Notice::ChallengeExpired { place, challenge } => (
             place.clone(),
             Reply::text(format!(

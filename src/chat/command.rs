@@ -1,11 +1,14 @@
 //! The command grammar: chat text -> [`Command`], read along the command table of
 //! [`super::table`], from which the help text comes too.
 
-use super::inert::inert;
+use super::inert::{cleaned, inert};
 use super::table::{Spec, spec};
 use crate::engine::Level;
-use crate::rules::Variant;
-use crate::service::{Cap, ColorChoice, DAYS_PER_MOVE, DrawAction, Scope, SettingsChange};
+use crate::rules::{GameRules, RuleSet, Variant};
+use crate::service::{
+    Cap, ColorChoice, DAYS_PER_MOVE, DigestRequest, DrawAction, LeaveRequest, Scope,
+    SettingsChange, TakebackAction,
+};
 
 /// A request to the bot.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -21,7 +24,40 @@ pub enum Command {
         rated: Option<bool>,
         /// The bot's level, when said.
         level: Option<Level>,
+        /// The rule set (`nodraws`).
+        rules: RuleSet,
+        /// The position after `from`, to start the game from.
+        from: Option<String>,
+        /// `takebacks` or `notakebacks`, when said.
+        takebacks: Option<bool>,
     },
+    /// Ask for a takeback, or answer one.
+    Takeback {
+        game: Option<i64>,
+        action: TakebackAction,
+    },
+    /// Keep a private note on a game.
+    Note {
+        game: Option<i64>,
+        text: String,
+    },
+    /// List the private notes on a game, or delete them.
+    Notes {
+        game: Option<i64>,
+        clear: bool,
+    },
+    /// Try moves on a private copy of a game's position.
+    Try {
+        game: Option<i64>,
+        moves: Vec<String>,
+    },
+    /// Try moves on a position given in the command: its words, the position's first.
+    TryPosition {
+        rules: GameRules,
+        words: Vec<String>,
+    },
+    /// Whether games from a position may be rated here, or a change of it (managers only).
+    Setups(Option<bool>),
     Accept(Option<i64>),
     Decline(Option<i64>),
     Cancel(Option<i64>),
@@ -47,6 +83,19 @@ pub enum Command {
         action: DrawAction,
     },
     Abort(Option<i64>),
+    /// One more day for the opponent (`give time`).
+    GiveTime(Option<i64>),
+    /// Conditional moves in a game: a line added, listed, or all dropped.
+    Conditional {
+        game: Option<i64>,
+        action: ConditionalAction,
+    },
+    /// The reminders before a deadline: shown, or changed (none: off).
+    Reminders(Option<Vec<i64>>),
+    /// The daily digest: shown, set or stopped.
+    Digest(DigestRequest),
+    /// Leave: shown, started, ended, or the community's allowance changed.
+    Vacation(LeaveRequest),
     Rematch(Option<i64>),
     Games(Scope),
     Info(Option<i64>),
@@ -91,14 +140,54 @@ impl Command {
             Command::Draw { action, .. } => format!("draw #{id} {}", draw_word(action)),
             Command::Resign { .. } => format!("resign #{id}"),
             Command::Abort(_) => format!("abort #{id}"),
+            Command::GiveTime(_) => format!("give time #{id}"),
+            Command::Conditional {
+                action: ConditionalAction::Add(line),
+                ..
+            } => format!("if #{id} {line}"),
+            Command::Conditional {
+                action: ConditionalAction::List,
+                ..
+            } => format!("conditional #{id} list"),
+            Command::Conditional {
+                action: ConditionalAction::Clear,
+                ..
+            } => format!("conditional #{id} clear"),
             Command::Rematch(_) => format!("rematch #{id}"),
             Command::Info(_) => format!("info #{id}"),
             Command::History(_) => format!("history #{id}"),
             Command::Export(_) => format!("export #{id}"),
             Command::Gif(_) => format!("gif #{id}"),
+            Command::Takeback {
+                action: TakebackAction::Ask,
+                ..
+            } => format!("takeback #{id}"),
+            Command::Takeback {
+                action: TakebackAction::Accept,
+                ..
+            } => format!("takeback #{id} accept"),
+            Command::Takeback {
+                action: TakebackAction::Decline,
+                ..
+            } => format!("takeback #{id} decline"),
+            Command::Note { text, .. } => format!("note #{id} {text}"),
+            Command::Notes { clear: true, .. } => format!("notes #{id} clear"),
+            Command::Notes { .. } => format!("notes #{id}"),
+            Command::Try { moves, .. } => format!("try #{id} {}", moves.join(" ")),
             _ => format!("board #{id}"),
         }
     }
+}
+
+/// What `conditional` (or `if`) does.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ConditionalAction {
+    /// Adds a line: the opponent's move, the reply, and so on.
+    Add(String),
+    /// Lists the lines.
+    List,
+    /// Drops every line.
+    Clear,
 }
 
 /// A command that did not parse, with what to do instead.
@@ -135,6 +224,11 @@ fn parse_args(spec: &'static Spec, args: &[&str]) -> Result<Command, UsageError>
         name: spec.name,
         usage: spec.usage,
     };
+    match spec.name {
+        "challenge" => return parse_challenge(args).map_err(fail),
+        "note" | "try" => return parse_free(spec.name, args).map_err(fail),
+        _ => {}
+    }
     // Every command may name its game (or challenge) by number.
     let mut number = None;
     let mut rest: Vec<&str> = Vec::new();
@@ -162,7 +256,6 @@ fn parse_args(spec: &'static Spec, args: &[&str]) -> Result<Command, UsageError>
         }
     };
     let command = match spec.name {
-        "challenge" => return parse_challenge(args).map_err(fail),
         "accept" => Command::Accept(number),
         "decline" => Command::Decline(number),
         "cancel" => Command::Cancel(number),
@@ -222,7 +315,84 @@ fn parse_args(spec: &'static Spec, args: &[&str]) -> Result<Command, UsageError>
                 action,
             });
         }
+        "takeback" => {
+            let action = match rest.first().map(|w| w.to_ascii_lowercase()).as_deref() {
+                None | Some("ask" | "please") => TakebackAction::Ask,
+                Some("accept" | "yes" | "agree") => TakebackAction::Accept,
+                Some("decline" | "no" | "refuse") => TakebackAction::Decline,
+                Some(other) => {
+                    return Err(fail(format!(
+                        "\"{}\" is not accept or decline.",
+                        inert(other)
+                    )));
+                }
+            };
+            no_more(rest.get(1..).unwrap_or_default())?;
+            return Ok(Command::Takeback {
+                game: number,
+                action,
+            });
+        }
+        "notes" => {
+            let clear = match rest.first().map(|w| w.to_ascii_lowercase()).as_deref() {
+                None => false,
+                Some("clear" | "delete" | "forget") => true,
+                Some(other) => {
+                    return Err(fail(format!("\"{}\" is not clear.", inert(other))));
+                }
+            };
+            no_more(rest.get(1..).unwrap_or_default())?;
+            return Ok(Command::Notes {
+                game: number,
+                clear,
+            });
+        }
+        "setups" => {
+            let rated = match rest.first().map(|w| w.to_ascii_lowercase()).as_deref() {
+                None => None,
+                Some("rated" | "on" | "yes") => Some(true),
+                Some("casual" | "off" | "no") => Some(false),
+                Some(other) => {
+                    return Err(fail(format!(
+                        "\"{}\" is not rated or casual.",
+                        inert(other)
+                    )));
+                }
+            };
+            no_more(rest.get(1..).unwrap_or_default())?;
+            return Ok(Command::Setups(rated));
+        }
         "abort" => Command::Abort(number),
+        "conditional" => {
+            let first = rest.first().map(|w| w.to_ascii_lowercase());
+            let action = match (rest.len(), first.as_deref()) {
+                (0, _) | (1, Some("list" | "show")) => ConditionalAction::List,
+                (1, Some("clear" | "drop" | "delete" | "none")) => ConditionalAction::Clear,
+                _ => ConditionalAction::Add(rest.join(" ")),
+            };
+            return Ok(Command::Conditional {
+                game: number,
+                action,
+            });
+        }
+        "vacation" => {
+            return super::correspondence::parse_vacation(&rest, number)
+                .map(Command::Vacation)
+                .map_err(fail);
+        }
+        "give" => {
+            match rest.first().map(|w| w.to_ascii_lowercase()).as_deref() {
+                None | Some("time" | "day") => {}
+                Some(other) => {
+                    return Err(fail(format!(
+                        "I can give time only: `give time`, not \"{}\".",
+                        inert(other)
+                    )));
+                }
+            }
+            no_more(rest.get(1..).unwrap_or_default())?;
+            return Ok(Command::GiveTime(number));
+        }
         "rematch" => Command::Rematch(number),
         "games" => {
             let scope = match rest.first().map(|w| w.to_ascii_lowercase()).as_deref() {
@@ -241,7 +411,24 @@ fn parse_args(spec: &'static Spec, args: &[&str]) -> Result<Command, UsageError>
         "rules" => {
             return optional_variant(&rest).map(Command::Rules).map_err(fail);
         }
-        "settings" => return parse_settings(&rest).map_err(fail),
+        "settings" => {
+            let first = rest.first().map(|w| w.to_ascii_lowercase());
+            let after = rest.get(1..).unwrap_or_default();
+            match first.as_deref() {
+                Some("reminders" | "reminder") => {
+                    return super::correspondence::parse_reminders(after)
+                        .map(Command::Reminders)
+                        .map_err(fail);
+                }
+                Some("digest") => {
+                    return super::correspondence::parse_digest(after)
+                        .map(Command::Digest)
+                        .map_err(fail);
+                }
+                _ => {}
+            }
+            return parse_settings(&rest).map_err(fail);
+        }
         "leaderboard" => {
             return optional_variant(&rest)
                 .map(Command::Leaderboard)
@@ -271,6 +458,45 @@ fn parse_args(spec: &'static Spec, args: &[&str]) -> Result<Command, UsageError>
     };
     no_more(&rest)?;
     Ok(command)
+}
+
+/// `note [#game] <text>` and `try [#game] <moves…>` / `try <game> <position> <moves…>`:
+/// free words after an optional game number, which only the first word may be.
+fn parse_free(name: &str, args: &[&str]) -> Result<Command, String> {
+    let (game, rest) = match args.split_first() {
+        Some((first, rest))
+            if (first.starts_with('#') || first.chars().all(|c| c.is_ascii_digit()))
+                && game_number(first).is_some() =>
+        {
+            (game_number(first), rest)
+        }
+        _ => (None, args),
+    };
+    if name == "note" {
+        return Ok(Command::Note {
+            game,
+            text: cleaned(&rest.join(" ")),
+        });
+    }
+    if game.is_none()
+        && let Some((first, words)) = rest.split_first()
+        && let Ok(rules) = first.parse::<GameRules>()
+    {
+        if words.is_empty() {
+            return Err(format!(
+                "Give a position of {} (or `start`) and the moves to try.",
+                rules.variant()
+            ));
+        }
+        return Ok(Command::TryPosition {
+            rules,
+            words: words.iter().map(|w| (*w).to_owned()).collect(),
+        });
+    }
+    Ok(Command::Try {
+        game,
+        moves: rest.iter().map(|w| (*w).to_owned()).collect(),
+    })
 }
 
 /// `limits`, or `limits <cap> <N>` (the number was read as the command's number).
@@ -328,6 +554,23 @@ fn choose<T: PartialEq>(
 fn parse_challenge(args: &[&str]) -> Result<Command, String> {
     let (mut opponent, mut variant, mut days, mut color, mut rated, mut level) =
         (None, None, None, None, None, None);
+    let (mut rules, mut takebacks) = (None, None);
+    // `from` and the position come last: positions hold spaces.
+    let (args, from) = match args
+        .iter()
+        .position(|word| word.eq_ignore_ascii_case("from"))
+    {
+        Some(at) => {
+            let position = args[at + 1..].join(" ");
+            if position.is_empty() {
+                return Err(String::from(
+                    "Give the position after `from`, for example `from start`.",
+                ));
+            }
+            (&args[..at], Some(position))
+        }
+        None => (args, None),
+    };
     let words: Vec<String> = args.iter().map(|w| w.to_ascii_lowercase()).collect();
     let mut words = words.iter().map(|w| w.trim_end_matches(','));
     let mut original = args.iter().map(|w| w.trim_end_matches(','));
@@ -336,6 +579,21 @@ fn parse_challenge(args: &[&str]) -> Result<Command, String> {
         if let Some(found) = Variant::from_name(word) {
             choose(&mut variant, found, "game", |v: &Variant| {
                 v.name().to_owned()
+            })?;
+            continue;
+        }
+        if let Ok(found) = word.parse::<GameRules>() {
+            choose(&mut variant, found.variant(), "game", |v: &Variant| {
+                v.name().to_owned()
+            })?;
+            choose(&mut rules, found.rules(), "rule set", |r: &RuleSet| {
+                r.key().to_owned()
+            })?;
+            continue;
+        }
+        if let Some(found) = RuleSet::from_key(word).filter(|r| *r != RuleSet::Standard) {
+            choose(&mut rules, found, "rule set", |r: &RuleSet| {
+                r.key().to_owned()
             })?;
             continue;
         }
@@ -363,6 +621,12 @@ fn parse_challenge(args: &[&str]) -> Result<Command, String> {
             "white" | "w" => choose(&mut color, ColorChoice::White, "side", side)?,
             "black" | "b" | "green" => choose(&mut color, ColorChoice::Black, "side", side)?,
             "random" => choose(&mut color, ColorChoice::Random, "side", side)?,
+            "takebacks" | "takeback" | "undo" => {
+                choose(&mut takebacks, true, "takeback rule", takeback_word)?;
+            }
+            "notakebacks" | "notakeback" | "no-takebacks" => {
+                choose(&mut takebacks, false, "takeback rule", takeback_word)?;
+            }
             word if FILLERS.contains(&word) => {}
             _ => {
                 let number = word.trim_end_matches("days").trim_end_matches("day");
@@ -399,14 +663,31 @@ fn parse_challenge(args: &[&str]) -> Result<Command, String> {
         color: color.unwrap_or(ColorChoice::Random),
         rated,
         level,
+        rules: rules.unwrap_or_default(),
+        from,
+        takebacks,
     })
+}
+
+fn takeback_word(on: &bool) -> String {
+    String::from(if *on { "takebacks" } else { "notakebacks" })
 }
 
 /// The closest game names and challenge words to an unknown word, for "did you mean".
 #[must_use]
 pub fn challenge_words_near(word: &str) -> Vec<String> {
     let options = Variant::ALL.iter().map(|v| v.key()).chain([
-        "rated", "casual", "white", "black", "random", "level", "days",
+        "rated",
+        "casual",
+        "white",
+        "black",
+        "random",
+        "level",
+        "days",
+        "nodraws",
+        "takebacks",
+        "notakebacks",
+        "from",
     ]);
     crate::service::closest(word, options, 3)
         .into_iter()
@@ -505,6 +786,9 @@ mod tests {
                 color: ColorChoice::White,
                 rated: None,
                 level: None,
+                rules: RuleSet::Standard,
+                from: None,
+                takebacks: None,
             }
         );
         assert_eq!(
@@ -516,6 +800,9 @@ mod tests {
                 color: ColorChoice::Black,
                 rated: Some(false),
                 level: None,
+                rules: RuleSet::Standard,
+                from: None,
+                takebacks: None,
             }
         );
         assert_eq!(
@@ -527,6 +814,9 @@ mod tests {
                 color: ColorChoice::Random,
                 rated: Some(true),
                 level: Level::new(2),
+                rules: RuleSet::Standard,
+                from: None,
+                takebacks: None,
             }
         );
         assert!(matches!(
@@ -539,6 +829,50 @@ mod tests {
                 .is_err()
         );
         assert!(parse("challenge @pigeon level").expect("command").is_err());
+        assert!(matches!(
+            ok("challenge @bob Chesscala nodraws notakebacks from k,-,-,r,-,- w  - *"),
+            Command::Challenge {
+                variant: Some(Variant::Chesscala),
+                rules: RuleSet::NoDraws,
+                takebacks: Some(false),
+                from: Some(position),
+                ..
+            } if position == "k,-,-,r,-,- w - *"
+        ));
+        assert!(matches!(
+            ok("challenge chesscala-nodraws"),
+            Command::Challenge {
+                rules: RuleSet::NoDraws,
+                ..
+            }
+        ));
+        assert!(parse("challenge chak from").expect("command").is_err());
+        assert!(matches!(
+            ok("note #4 keep `calm` 3 moves"),
+            Command::Note { game: Some(4), text } if text == "keep 'calm' 3 moves"
+        ));
+        assert!(matches!(
+            ok("try chak start e4 e6"),
+            Command::TryPosition { words, .. } if words == ["start", "e4", "e6"]
+        ));
+        assert!(matches!(
+            ok("try 2 e4"),
+            Command::Try { game: Some(2), moves } if moves == ["e4"]
+        ));
+        assert!(matches!(
+            ok("takeback #2 accept"),
+            Command::Takeback {
+                game: Some(2),
+                action: TakebackAction::Accept
+            }
+        ));
+        assert!(matches!(
+            ok("notes clear"),
+            Command::Notes {
+                game: None,
+                clear: true
+            }
+        ));
         assert_eq!(
             ok("leaderboard shakti"),
             Command::Leaderboard(Some(Variant::Shakti))

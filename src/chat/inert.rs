@@ -18,6 +18,19 @@ pub const MAX_ECHO: usize = 32;
 /// to [`MAX_ECHO`] characters with an ellipsis.
 #[must_use]
 pub fn inert(text: &str) -> String {
+    let clean = cleaned(text);
+    let clean = clean.as_str();
+    if clean.chars().count() <= MAX_ECHO {
+        return clean.to_owned();
+    }
+    let cut: String = clean.chars().take(MAX_ECHO - 1).collect();
+    format!("{}…", cut.trim_end())
+}
+
+/// `text` made inert as [`inert`] does, but whole: for the user's own words shown back to
+/// them alone (private notes).
+#[must_use]
+pub fn cleaned(text: &str) -> String {
     let clean: String = text
         .chars()
         .filter_map(|c| match c {
@@ -27,12 +40,7 @@ pub fn inert(text: &str) -> String {
             c => Some(c),
         })
         .collect();
-    let clean = clean.trim();
-    if clean.chars().count() <= MAX_ECHO {
-        return clean.to_owned();
-    }
-    let cut: String = clean.chars().take(MAX_ECHO - 1).collect();
-    format!("{}…", cut.trim_end())
+    clean.trim().to_owned()
 }
 
 /// Characters that are not shown but change how text around them is shown or read.

@@ -7,7 +7,9 @@
 
 mod announce;
 pub mod command;
+mod correspondence;
 pub mod inert;
+mod options;
 mod reply;
 pub mod table;
 mod text;
@@ -15,12 +17,12 @@ mod typed;
 
 use crate::rules::{Color, MoveError, Variant};
 use crate::service::{
-    Place, REPLAY_MOVES, Resigning, Scope, Service, ServiceError, SettingsChange, Terms, User,
-    Verdict, closest, did_you_mean, viewpoint,
+    LeaveRequest, Place, REPLAY_MOVES, Resigning, Scope, Service, ServiceError, SettingsChange,
+    Terms, User, Verdict, closest, did_you_mean, viewpoint,
 };
 use crate::store::SettingsRow;
 
-pub use command::{Command, UsageError};
+pub use command::{Command, ConditionalAction, UsageError};
 pub use reply::{Action, MAX_REPLY, Means, Part, Picture, Reply, Style, Topic};
 pub use table::{COMMANDS, Spec, help};
 pub use typed::ascii_forms;
@@ -379,6 +381,9 @@ async fn execute(
             color,
             rated,
             level,
+            rules,
+            from,
+            takebacks,
         } => {
             let opponent = match opponent_of(service, incoming, opponent.as_deref()).await {
                 Ok(opponent) => opponent,
@@ -391,11 +396,24 @@ async fn execute(
                 color,
                 rated,
                 level,
+                rules,
+                from,
+                takebacks,
             };
             let challenged = service
                 .challenge_with(place, user, opponent, &terms)
                 .await?;
-            challenged_replies(service, &challenged, incoming.means).await
+            let mut replies = challenged_replies(service, &challenged, incoming.means).await?;
+            if let Some(opponent) = opponent
+                && let Some(until) = service.leave_until(opponent).await?
+                && let Some(first) = replies.first_mut()
+            {
+                first.parts.push(Part::Text(correspondence::on_leave_note(
+                    &opponent.name,
+                    until,
+                )));
+            }
+            Ok(replies)
         }
         Command::Accept(id) => {
             let (challenge, state) = service.accept_challenge(place, user, id).await?;
@@ -470,6 +488,64 @@ async fn execute(
                 ..reply
             })
         }
+        Command::GiveTime(game) => {
+            let state = service.give_time(place, user, game).await?;
+            one(correspondence::time_given_reply(
+                user,
+                &state,
+                service.now(),
+            ))
+        }
+        Command::Conditional { game, action } => {
+            let text = match action {
+                ConditionalAction::Add(line) => {
+                    let (state, lines) = service.add_conditional(place, user, game, &line).await?;
+                    correspondence::lines_text(state.row.id, &lines, "Stored. ")
+                }
+                ConditionalAction::List => {
+                    let (state, lines) = service.conditionals(place, user, game).await?;
+                    correspondence::lines_text(state.row.id, &lines, "")
+                }
+                ConditionalAction::Clear => {
+                    let (state, count) = service.clear_conditionals(place, user, game).await?;
+                    let lines = if count == 1 { "line" } else { "lines" };
+                    format!(
+                        "Dropped {count} conditional {lines} in game #{}.",
+                        state.row.id
+                    )
+                }
+            };
+            one(Reply::private(text))
+        }
+        Command::Reminders(change) => {
+            let times = match change {
+                Some(times) => service.set_reminders(user, &times).await?,
+                None => service.reminders(user).await?,
+            };
+            one(Reply::private(correspondence::reminders_text(&times)))
+        }
+        Command::Digest(request) => {
+            let digest = service.set_digest(user, &request).await?;
+            one(Reply::private(correspondence::digest_text(digest.as_ref())))
+        }
+        Command::Vacation(request) => {
+            let now = service.now();
+            let status = match request {
+                LeaveRequest::Show => service.leave(place, user).await?,
+                LeaveRequest::Start(length) => service.start_leave(place, user, length).await?,
+                LeaveRequest::End => service.end_leave(place, user).await?,
+                LeaveRequest::Allowance(_) if !incoming.manager => {
+                    return Err(ServiceError::NotAManager);
+                }
+                LeaveRequest::Allowance(days) => {
+                    let days = service.set_leave_days(place, days).await?;
+                    return one(Reply::private(correspondence::allowance_text(days)));
+                }
+            };
+            one(Reply::private(correspondence::vacation_text(
+                &status, request, now,
+            )))
+        }
         Command::Rematch(game) => {
             let challenged = service.rematch(place, user, game).await?;
             challenged_replies(service, &challenged, incoming.means).await
@@ -487,7 +563,11 @@ async fn execute(
         }
         Command::Info(game) => {
             let state = service.game_for(place, user, game).await?;
-            one(Reply::private(text::info(&state, service.now())))
+            let mut text = text::info(&state, service.now());
+            if let Some(left) = service.frozen_left(&state).await? {
+                text.push_str(&correspondence::frozen_note(&state, left));
+            }
+            one(Reply::private(text))
         }
         Command::History(game) => {
             let state = service.game_for(place, user, game).await?;
@@ -524,7 +604,7 @@ async fn execute(
         }
         Command::Export(game) => {
             let state = service.game_for(place, user, game).await?;
-            one(Reply::private(text::export(&state)))
+            one(Reply::private(crate::service::export(&state)))
         }
         Command::Rules(variant) => one(Reply::private(text::rules(variant))),
         Command::Settings(change) => {
@@ -577,6 +657,41 @@ async fn execute(
                 "Games started here are played in the channel itself (`threads on` to change it)."
             }))
         }
+        Command::Takeback { game, action } => {
+            let done = service.takeback(place, user, game, action).await?;
+            one(options::takeback_reply(service, user, &done, incoming.means).await?)
+        }
+        Command::Note { game, text } => {
+            let (id, count) = service.add_note(place, user, game, &text).await?;
+            one(options::noted_reply(id, count))
+        }
+        Command::Notes { game, clear: false } => {
+            let (id, notes) = service.notes(place, user, game).await?;
+            one(options::notes_reply(id, &notes))
+        }
+        Command::Notes { game, clear: true } => {
+            let (id, count) = service.clear_notes(place, user, game).await?;
+            one(options::cleared_reply(id, count))
+        }
+        Command::Try { game, moves } => {
+            let tried = service.try_moves(place, user, game, &moves).await?;
+            one(options::tried_reply(service, user, &tried).await?)
+        }
+        Command::TryPosition { rules, words } => {
+            let tried = service.try_position(rules, &words)?;
+            one(options::tried_reply(service, user, &tried).await?)
+        }
+        Command::Setups(change) => {
+            let rated = match change {
+                Some(_) if !incoming.manager => return Err(ServiceError::NotAManager),
+                Some(rated) => {
+                    service.set_rated_setups(place, rated).await?;
+                    rated
+                }
+                None => service.rated_setups(place).await?,
+            };
+            one(options::setups_reply(rated))
+        }
         Command::Help(topic) => one(Reply::private(help(topic.as_deref()))),
     }
 }
@@ -609,6 +724,42 @@ pub async fn move_choices(
         .iter()
         .map(|mv| position.display_move(mv))
         .filter(|text| text.to_lowercase().contains(&typed))
+        .collect();
+    texts.sort();
+    texts.truncate(limit);
+    Ok(texts)
+}
+
+/// The lines a user may be typing after `if` in a game: the line so far (all but its last,
+/// unfinished word) with each legal move of the position it leads to that contains the last
+/// word (ignoring case), at most `limit`, none longer than `longest` characters.
+///
+/// # Errors
+/// No game, several games, or the database failing.
+pub async fn line_choices(
+    service: &Service,
+    place: &Place,
+    user: &User,
+    game: Option<i64>,
+    typed: &str,
+    (limit, longest): (usize, usize),
+) -> Result<Vec<String>, ServiceError> {
+    let state = service.game_for(place, &inert::user(user), game).await?;
+    let typed = typed.trim_start();
+    let (so_far, partial) = typed
+        .rsplit_once(char::is_whitespace)
+        .unwrap_or(("", typed));
+    let Some(position) = crate::service::position_after_line(&state, so_far) else {
+        return Ok(Vec::new());
+    };
+    let partial = partial.to_lowercase();
+    let mut texts: Vec<String> = position
+        .legal_moves()
+        .iter()
+        .map(|mv| position.display_move(mv))
+        .filter(|text| text.to_lowercase().contains(&partial))
+        .map(|text| format!("{so_far} {text}").trim_start().to_owned())
+        .filter(|line| line.chars().count() <= longest)
         .collect();
     texts.sort();
     texts.truncate(limit);

@@ -95,6 +95,8 @@ pub enum Topic {
     Game(i64),
     /// A draw offered in a game: accept, decline.
     DrawOffer(i64),
+    /// A takeback asked in a game: accept, decline.
+    Takeback(i64),
 }
 
 /// What people can answer the bot with where they wrote, so that the hints in replies name
@@ -135,6 +137,9 @@ pub struct Reply {
     pub picture: Option<Picture>,
     /// Whether only the user who asked should see it (errors, private information).
     pub private: bool,
+    /// Whether it must never be shown where others read (private notes, the sandbox): a
+    /// platform without messages only one member sees sends it to the asker's direct chat.
+    pub secret: bool,
     /// Answers offered with it (buttons on Discord).
     pub actions: Vec<Action>,
     /// The game this reply announces the start of (Discord opens a thread for it).
@@ -166,6 +171,16 @@ impl Reply {
         Reply {
             private: true,
             ..Reply::text(text)
+        }
+    }
+
+    /// A reply only the asker may ever see, even where a platform shows private replies in
+    /// the channel: private notes and the sandbox.
+    #[must_use]
+    pub fn secret(text: impl Into<String>) -> Reply {
+        Reply {
+            secret: true,
+            ..Reply::private(text)
         }
     }
 
@@ -300,6 +315,7 @@ impl Reply {
                     parts,
                     picture,
                     private: self.private,
+                    secret: self.secret,
                     actions,
                     started,
                     turn,

@@ -22,9 +22,12 @@ pub const COMMANDS: &[Spec] = &[
     Spec {
         name: "challenge",
         aliases: &["play", "new"],
-        usage: "[@user | name] [game] [N days] [white|black|random] [rated|casual] [level 1-5]",
+        usage: "[@user | name] [game] [N days] [white|black|random] [rated|casual] [level 1-5] \
+                [nodraws] [takebacks|notakebacks] [from <position>]",
         summary: "challenge someone (or anyone here) to a game; default Chak, 3 days per move, \
-                  rated; challenge me to play the built-in opponent (level 1-5, default 3, casual)",
+                  rated; challenge me to play the built-in opponent (level 1-5, default 3, \
+                  casual); `nodraws` plays Chesscala without draws, `from` and a position \
+                  (last) start from it",
     },
     Spec {
         name: "accept",
@@ -76,10 +79,56 @@ pub const COMMANDS: &[Spec] = &[
         summary: "offer, accept or decline a draw, or claim one the rules allow",
     },
     Spec {
+        name: "takeback",
+        aliases: &["undo"],
+        usage: "[#game] [accept|decline]",
+        summary: "ask to take back your last move, or answer your opponent's request",
+    },
+    Spec {
+        name: "note",
+        aliases: &[],
+        usage: "[#game] <text>",
+        summary: "keep a private note on a game (only you ever see it)",
+    },
+    Spec {
+        name: "notes",
+        aliases: &[],
+        usage: "[#game] [clear]",
+        summary: "your private notes on a game, or delete them",
+    },
+    Spec {
+        name: "try",
+        aliases: &["sandbox"],
+        usage: "[#game] <moves...> | <game> <position> <moves...>",
+        summary: "play moves on a private copy of the game (or of any position) and see the \
+                  result; nothing is stored",
+    },
+    Spec {
         name: "abort",
         aliases: &[],
         usage: "[#game]",
         summary: "call the game off before both sides have moved",
+    },
+    Spec {
+        name: "conditional",
+        aliases: &["if", "cond", "premove"],
+        usage: "[#game] <their move> [then] <your reply> [more pairs] | list | clear",
+        summary: "conditional moves: when your opponent plays the move you expect, your reply is \
+                  played at once (only you see them)",
+    },
+    Spec {
+        name: "give",
+        aliases: &["moretime"],
+        usage: "time [#game]",
+        summary: "give your opponent one more day to move (once less than their full time per \
+                  move minus an hour is left)",
+    },
+    Spec {
+        name: "vacation",
+        aliases: &["leave", "holiday"],
+        usage: "[7d | end | allowance N]",
+        summary: "leave: the clocks of your games stand still while it's your move (30 days a \
+                  year unless this community's managers say otherwise)",
     },
     Spec {
         name: "rematch",
@@ -126,8 +175,10 @@ pub const COMMANDS: &[Spec] = &[
     Spec {
         name: "settings",
         aliases: &["set"],
-        usage: "[pings on|off] [view mine|mover|white|black]",
-        summary: "your turn pings and board viewpoint",
+        usage: "[pings on|off] [view mine|mover|white|black] | reminders 24h 4h 1h|off | \
+                digest 08:00 Europe/Berlin|off",
+        summary: "your turn pings, board viewpoint, reminders before your deadlines and daily \
+                  digest",
     },
     Spec {
         name: "leaderboard",
@@ -153,6 +204,12 @@ pub const COMMANDS: &[Spec] = &[
         usage: "[on|off]",
         summary: "whether each game started here gets a thread of its own; its managers can \
                   change it",
+    },
+    Spec {
+        name: "setups",
+        aliases: &[],
+        usage: "[rated|casual]",
+        summary: "whether games from a position may be rated here; its managers can change it",
     },
     Spec {
         name: "help",
@@ -195,6 +252,29 @@ fn details(name: &str) -> &'static str {
              message), and in the reminders 24 hours and 1 hour before your deadline, which \
              then name you without a ping. You are still pinged for what waits for your \
              answer: a challenge to you and a draw offer."
+        }
+        "takeback" => {
+            " Your last move goes, and your opponent's reply to it if they made one. Takebacks \
+             are on in casual games and off in rated ones unless the challenge says \
+             `takebacks` or `notakebacks`; against me one is granted at once. A move by \
+             either side withdraws the request."
+        }
+        "try" => {
+            " The answer is private: the board after the moves, the moves in display \
+             notation and who would be to move. On any position: `try chak start e4`."
+        }
+        "conditional" => {
+            " Enter lines while your opponent is to move: `if e5 then Vd8`, or longer, pairs \
+             of their move and your reply: `if e5 Vd8 f4 Je6` (in Chesscala, separate turns \
+             with `;`). Up to 30 lines of 30 moves each; every move is checked when you enter \
+             it. When your opponent plays the first move of a line, your reply is played at \
+             once and the line goes on; lines their move did not follow are dropped."
+        }
+        "vacation" => {
+            " `vacation 7d` (or `2d 12h`, at least a day) starts a leave now; `vacation end` \
+             ends it early; `vacation` alone shows it and the days left this calendar year. \
+             Leave is counted to the hour. A deadline already passed stays passed. Your \
+             opponents are told in each game when it starts and ends."
         }
         "resign" => {
             " Resigning can't be taken back, so I ask first: on Discord with a button, \

@@ -2,8 +2,8 @@
 
 use super::Reply;
 use super::inert::inert;
-use crate::rules::{Color, Coord, Variant, VariantPosition, square};
-use crate::service::{Cap, Caps, GameState, GameSummary, Scope, Stats, clock, result_words};
+use crate::rules::{Color, Coord, RuleSet, Variant, square};
+use crate::service::{Cap, Caps, GameState, GameSummary, Scope, Stats, clock};
 use crate::store::RatingRow;
 
 /// The most moves listed before "and N more".
@@ -156,9 +156,7 @@ pub fn final_turn_note(state: &GameState) -> Option<String> {
 /// For the start of a game whose standard setup is a reconstruction, a sentence that says so;
 /// starts with a space.
 pub fn setup_note(state: &GameState) -> &'static str {
-    if state.variant.setup_reconstructed()
-        && *state.record.start() == VariantPosition::start(state.variant)
-    {
+    if state.variant.setup_reconstructed() && !state.record.setup() {
         " The setup is the reconstructed standard one: the published diagrams are lost."
     } else {
         ""
@@ -174,13 +172,38 @@ pub fn info(state: &GameState, now: i64) -> String {
         clock::format_utc(state.row.created_at),
         state.row.ply
     ));
-    if let Some(offer) = state.row.draw_offer.as_deref() {
-        let color = if offer == "white" {
+    let rules = state.record.start().rules();
+    text.push_str(&format!(
+        "\nRules: {}{}. Takebacks: {}.",
+        match rules {
+            RuleSet::Standard => String::from("standard"),
+            other => format!("{} (`{}`)", other.describe(), other.key()),
+        },
+        if state.record.setup() {
+            ", from a set-up position"
+        } else {
+            ""
+        },
+        if state.row.takebacks { "on" } else { "off" }
+    ));
+    let side = |offer: &str| {
+        if offer == "white" {
             Color::White
         } else {
             Color::Black
-        };
-        text.push_str(&format!("\n{} offers a draw.", state.side_label(color)));
+        }
+    };
+    if let Some(offer) = state.row.draw_offer.as_deref() {
+        text.push_str(&format!(
+            "\n{} offers a draw.",
+            state.side_label(side(offer))
+        ));
+    }
+    if let Some(offer) = state.row.takeback_offer.as_deref() {
+        text.push_str(&format!(
+            "\n{} asks to take back their last move.",
+            state.side_label(side(offer))
+        ));
     }
     if state.is_active()
         && let Some(claim) = state.record.draw_claim()
@@ -209,50 +232,6 @@ pub fn history(state: &GameState) -> String {
         Some(result) => format!("{text}. {result}."),
         None => text,
     }
-}
-
-/// The game record, PGN-like: the seven standard tags, the game's `Variant`, its start position
-/// as `FEN`, the time per move and how it ended; then the moves with move numbers (see
-/// [`crate::rules::Record::export`]), a comment with the result in words, and the result.
-/// A Chak record reads in pychess.org's import as it is.
-pub fn export(state: &GameState) -> String {
-    let row = &state.row;
-    let result = row.result.as_deref().unwrap_or("*");
-    let kind = if row.bot_level.is_some() || !row.rated {
-        "Casual"
-    } else {
-        "Rated"
-    };
-    let mut tags = vec![
-        ("Event", format!("{kind} {} game", state.variant.name())),
-        ("Site", format!("Pigeon on {}", row.platform)),
-        (
-            "Date",
-            clock::format_utc(row.created_at)[..10].replace('-', "."),
-        ),
-        ("Round", String::from("-")),
-        ("White", state.white.display_name.clone()),
-        ("Black", state.black.display_name.clone()),
-        ("Result", result.to_owned()),
-        ("GameId", row.id.to_string()),
-    ];
-    tags.extend(state.record.setup_tags());
-    // One move per so many seconds: the way PGN writes a time per move.
-    tags.push((
-        "TimeControl",
-        format!("1/{}", row.days_per_move * clock::DAY),
-    ));
-    if let Some(reason) = row.end_reason.as_deref() {
-        let termination = match reason {
-            "timeout" => "time forfeit",
-            "aborted" => "abandoned",
-            _ => "normal",
-        };
-        tags.push(("Termination", termination.to_owned()));
-    }
-    state
-        .record
-        .export(&tags, result_words(state).as_deref(), result)
 }
 
 /// The games of a list, one a line, each with whose turn it is and the deadline (how long
@@ -308,6 +287,9 @@ pub fn game_list(games: &[GameSummary], scope: Scope, me: i64, now: i64, here: &
             } else {
                 reply.and(", in ").channel(&game.channel)
             };
+        }
+        if let Some(page) = &game.page {
+            reply = reply.and(format!(" {page}"));
         }
     }
     reply

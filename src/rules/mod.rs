@@ -15,6 +15,7 @@ mod lines;
 mod notation;
 mod record;
 mod registry;
+mod rulesets;
 pub mod shakti;
 pub mod square;
 
@@ -23,6 +24,7 @@ use std::hash::Hash;
 
 pub use record::{Played, Record, RecordError};
 pub use registry::{UnknownVariant, Variant};
+pub use rulesets::{GameRules, RuleSet, RulesError, SetupError};
 pub use square::Coord;
 
 use chad::Chad;
@@ -648,6 +650,32 @@ impl VariantPosition {
             Ok(VariantPosition::start(variant))
         } else {
             VariantPosition::parse_text(variant, text)
+        }
+    }
+
+    /// The rule set the position is played under.
+    #[must_use]
+    pub fn rules(&self) -> RuleSet {
+        match self {
+            VariantPosition::Chesscala(p) => p.rules(),
+            _ => RuleSet::Standard,
+        }
+    }
+
+    /// The game and rule set of the position.
+    #[must_use]
+    pub fn game_rules(&self) -> GameRules {
+        GameRules::new(self.variant(), self.rules())
+            .expect("a position only carries a rule set of its game")
+    }
+
+    /// The same position under `rules`; a rule set that does not fit the game (checked by
+    /// [`GameRules::new`]) leaves it under its standard rules.
+    #[must_use]
+    pub fn under(self, rules: RuleSet) -> VariantPosition {
+        match self {
+            VariantPosition::Chesscala(p) => VariantPosition::Chesscala(p.under(rules)),
+            other => other,
         }
     }
 

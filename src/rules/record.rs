@@ -114,13 +114,19 @@ impl Record {
             .collect()
     }
 
-    /// The tags that say what game a record is and where it starts: `Variant`, `SetUp` (when
-    /// the start is not the standard one) and `FEN`.
+    /// Whether the game starts from a position other than its standard start.
+    #[must_use]
+    pub fn setup(&self) -> bool {
+        self.start != self.start.game_rules().start()
+    }
+
+    /// The tags that say what game a record is and where it starts: `Variant` (with its rule
+    /// set, `chesscala-nodraws`), `SetUp` (when the start is not the standard one) and `FEN`.
     #[must_use]
     pub fn setup_tags(&self) -> Vec<(&'static str, String)> {
-        let variant = self.start.variant();
-        let mut tags = vec![("Variant", variant.key().to_owned())];
-        if self.start != VariantPosition::start(variant) {
+        let rules = self.start.game_rules();
+        let mut tags = vec![("Variant", rules.to_string())];
+        if self.setup() {
             tags.push(("SetUp", String::from("1")));
         }
         tags.push(("FEN", self.start.to_text()));

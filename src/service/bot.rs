@@ -7,11 +7,11 @@ use super::caps::Adding;
 use super::games::{ColorChoice, MoveDone, color_key};
 use super::{DAY, GameState, Place, Service, ServiceError, User};
 use crate::engine::{self, Level};
-use crate::rules::{Color, Variant, VariantPosition};
+use crate::rules::{Color, RuleSet, Variant};
 use crate::store::{GameRow, NewGame, PlayerRow};
 
 /// What a challenge asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Terms {
     pub variant: Variant,
     /// Days per move; the default when `None`.
@@ -22,6 +22,12 @@ pub struct Terms {
     pub rated: Option<bool>,
     /// The bot's level, for a game against the bot.
     pub level: Option<Level>,
+    /// The rule set (Chesscala's `nodraws`).
+    pub rules: RuleSet,
+    /// The position text to start from, when not the standard start.
+    pub from: Option<String>,
+    /// `takebacks` or `notakebacks`, when said (the default: on for casual games).
+    pub takebacks: Option<bool>,
 }
 
 impl Terms {
@@ -34,6 +40,9 @@ impl Terms {
             color: ColorChoice::Random,
             rated: None,
             level: None,
+            rules: RuleSet::Standard,
+            from: None,
+            takebacks: None,
         }
     }
 }
@@ -93,9 +102,9 @@ impl Service {
         } else {
             (bot_player.id, me.id, Color::White)
         };
+        let (rules, start) = terms.start()?;
         let level = terms.level.unwrap_or_default();
         let now = self.now();
-        let start = VariantPosition::start(terms.variant).to_text();
         let row = self
             .store
             .create_game(&NewGame {
@@ -112,6 +121,10 @@ impl Service {
                 community: &place.community,
                 rated: false,
                 bot: Some((i64::from(level.number()), color_key(bot_color))),
+                rules: rules.rules().key(),
+                // Against the bot a takeback is always granted.
+                takebacks: true,
+                web_id: super::new_web_id()?,
             })
             .await?;
         info!(

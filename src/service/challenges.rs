@@ -10,7 +10,7 @@ use super::{
     CHALLENGE_LIFETIME, ChallengeSummary, DAY, DAYS_PER_MOVE, DEFAULT_DAYS, GameState, Place,
     Service, ServiceError, Terms, User,
 };
-use crate::rules::{Variant, VariantPosition};
+use crate::rules::{GameRules, RuleSet, Variant};
 use crate::store::{ChallengeRow, NewChallenge, NewGame, PlayerRow, StoreError};
 
 /// What a challenge did: a challenge waiting for an answer, or a game that started at once.
@@ -108,7 +108,8 @@ impl Service {
             }
             None => None,
         };
-        let rated = terms.rated.unwrap_or(true);
+        // A game from a position is casual unless the challenge says rated.
+        let rated = terms.rated.unwrap_or(terms.from.is_none());
         self.create_challenge(place, me, challenged, terms, days, rated)
             .await
     }
@@ -122,6 +123,10 @@ impl Service {
         days: i64,
         rated: bool,
     ) -> Result<ChallengeSummary, ServiceError> {
+        let (rules, start) = terms.start()?;
+        if rated && terms.from.is_some() && !self.rated_setups(place).await? {
+            return Err(ServiceError::RatedSetup);
+        }
         self.check_caps(place, me, Adding::Challenge, true).await?;
         let (variant, color) = (terms.variant, terms.color);
         let now = self.now();
@@ -139,6 +144,9 @@ impl Service {
                 expires_at: now + CHALLENGE_LIFETIME,
                 community: &place.community,
                 rated,
+                rules: rules.rules().key(),
+                start_position: terms.from.is_some().then_some(start.as_str()),
+                takebacks: terms.takebacks.unwrap_or(!rated),
             })
             .await?;
         info!(challenge = row.id, "challenge created");
@@ -211,7 +219,13 @@ impl Service {
         } else {
             (me.id, row.challenger_id)
         };
-        let start = VariantPosition::start(variant).to_text();
+        let rules = RuleSet::from_key(&row.rules)
+            .and_then(|rules| GameRules::new(variant, rules).ok())
+            .ok_or_else(|| super::internal(&"challenge of unknown rules"))?;
+        let start = row
+            .start_position
+            .clone()
+            .unwrap_or_else(|| rules.start().to_text());
         let game = NewGame {
             platform: &row.platform,
             channel: &row.channel,
@@ -226,6 +240,9 @@ impl Service {
             community: row.community.as_deref().unwrap_or(&row.channel),
             rated: row.rated,
             bot: None,
+            rules: rules.rules().key(),
+            takebacks: row.takebacks,
+            web_id: super::new_web_id()?,
         };
         match self.store.accept_challenge(row.id, &game).await {
             Ok(game) => {
@@ -391,6 +408,12 @@ impl Service {
                 .bot_level
                 .and_then(|level| u8::try_from(level).ok())
                 .and_then(crate::engine::Level::new),
+            rules: state.record.start().rules(),
+            from: state
+                .record
+                .setup()
+                .then(|| state.row.start_position.clone()),
+            takebacks: Some(state.row.takebacks),
             ..Terms::new(state.variant)
         };
         if state.bot_side().is_some()

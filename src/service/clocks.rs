@@ -9,8 +9,10 @@
 use tracing::{error, info, instrument, warn};
 
 use super::games::{MoveDone, awaits_color, score};
+use super::reminders::{LONGEST_REMINDER, due_reminder, reminder_kind, waiting_player};
 use super::{
-    ChallengeSummary, DAY, GameState, HOUR, Place, Service, ServiceError, bot_side, reason_key,
+    ChallengeSummary, DAY, GameState, GameSummary, Place, Service, ServiceError, User, bot_side,
+    reason_key,
 };
 use crate::rules::{EndReason, Outcome};
 use crate::store::{ChallengeRow, GameRow, NewNotice, NoticeRow};
@@ -37,6 +39,26 @@ pub enum Notice {
         place: Place,
         game: GameState,
         by: i64,
+    },
+    /// A player's leave started: their clock stands still in this game while it is their
+    /// move, until `until` at the latest.
+    LeaveStarted {
+        place: Place,
+        game: GameState,
+        player: String,
+        until: i64,
+    },
+    /// A player's leave ended: their clock in this game goes on.
+    LeaveEnded {
+        place: Place,
+        game: GameState,
+        player: String,
+    },
+    /// The daily digest of a player: the games awaiting their move, for a direct message.
+    Digest {
+        player: User,
+        player_id: i64,
+        games: Vec<GameSummary>,
     },
     /// Nobody answered a challenge in time.
     ChallengeExpired {
@@ -155,7 +177,11 @@ impl Service {
         if let Err(error) = self.store.expire_challenges(now, platform).await {
             warn!(%error, "expiring challenges failed");
         }
-        self.clock_games(now + DAY, platform, now).await;
+        self.run_conditionals().await;
+        self.run_leaves(now).await;
+        self.run_digests(platform, now).await;
+        self.clock_games(now + LONGEST_REMINDER, platform, now)
+            .await;
         if let Err(error) = self.store.prune_events(now - EVENT_MEMORY).await {
             warn!(%error, "forgetting old chat events failed");
         }
@@ -193,17 +219,17 @@ impl Service {
             left: Some(left),
             now,
         };
-        let reminder = if left <= 0 {
-            None
-        } else if left <= HOUR {
-            Some("hour")
-        } else if row.days_per_move * DAY > DAY {
-            Some("day")
-        } else {
-            return Ok(());
-        };
-        if let Some(kind) = reminder {
-            self.store.claim_reminder(&notice("reminder"), kind).await?;
+        if left > 0 {
+            let Some(player) = waiting_player(row) else {
+                return Ok(());
+            };
+            let times = self.reminders_of(player).await?;
+            if let Some(before) = due_reminder(&times, left, row.days_per_move * DAY) {
+                let kind = reminder_kind(before);
+                self.store
+                    .claim_reminder(&notice("reminder"), &kind)
+                    .await?;
+            }
             return Ok(());
         }
         let state = self.load(row.id).await?;
@@ -262,6 +288,9 @@ impl Service {
             let challenge = self.summarise_challenge(challenge).await?;
             return Ok(Some(Notice::ChallengeExpired { place, challenge }));
         }
+        if row.kind == "digest" {
+            return self.digest_notice(row).await;
+        }
         let Some(id) = row.game_id else {
             return Ok(None);
         };
@@ -271,6 +300,9 @@ impl Service {
             let place = place_of(&game.row);
             let current = game.is_active() && Some(game.row.ply) == row.ply;
             return Ok(current.then_some(Notice::DeadlineMoved { place, game, by }));
+        }
+        if row.kind.starts_with("leave_") {
+            return self.leave_notice(row, game).await;
         }
         let place = place_of(&game.row);
         let ply = row.ply.unwrap_or(game.row.ply);
@@ -328,6 +360,7 @@ impl Service {
         row.finished_at = Some(now);
         row.deadline = None;
         row.draw_offer = None;
+        self.publish(&state);
         Ok(state)
     }
 }

@@ -197,6 +197,7 @@ impl Service {
             .append_moves(&AppendMoves {
                 game_id: id,
                 expected_ply: state.row.ply,
+                expected_revision: state.row.revision,
                 moves: &moves,
                 position: &position,
                 deadline,
@@ -224,6 +225,8 @@ impl Service {
         row.position = position;
         row.deadline = deadline;
         row.updated_at = now;
+        row.revision += 1;
+        row.takeback_offer = None;
         if row.draw_offer.as_deref() != Some(color_key(color)) {
             row.draw_offer = None;
         }
@@ -236,6 +239,8 @@ impl Service {
         if finish.is_some() && state.row.rated {
             self.rate_finished(id).await;
         }
+        self.hold_for_leave(&mut state).await;
+        self.publish(&state);
         Ok(MoveDone {
             state,
             before,
@@ -513,7 +518,10 @@ impl Service {
     }
 
     /// Summaries of stored games without replaying them.
-    async fn summaries(&self, rows: &[GameRow]) -> Result<Vec<GameSummary>, ServiceError> {
+    pub(super) async fn summaries(
+        &self,
+        rows: &[GameRow],
+    ) -> Result<Vec<GameSummary>, ServiceError> {
         let mut names: HashMap<i64, String> = HashMap::new();
         let mut out = Vec::with_capacity(rows.len());
         for row in rows {
@@ -544,6 +552,7 @@ impl Service {
                 players: (row.white_id, row.black_id),
                 deadline: row.deadline.filter(|_| row.status == "active"),
                 channel: row.channel.clone(),
+                page: self.page_url(row),
             });
         }
         Ok(out)
@@ -599,7 +608,7 @@ pub(super) fn awaits(row: &GameRow, player_id: i64) -> bool {
     }
 }
 
-fn active(state: GameState) -> Result<GameState, ServiceError> {
+pub(super) fn active(state: GameState) -> Result<GameState, ServiceError> {
     if state.is_active() {
         return Ok(state);
     }

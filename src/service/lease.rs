@@ -1,5 +1,7 @@
 //! Leases: work that one process at a time may do (syncing a Matrix account), held in the
 //! database by one process, renewed while it lives, and taken over by another once it lapses.
+//! And what every process that may take such work over must agree on: when the account
+//! first started.
 
 use super::{Service, ServiceError};
 
@@ -50,6 +52,24 @@ impl Lease {
 }
 
 impl Service {
+    /// When the chat account `account` of `platform` first started (seconds since 1970):
+    /// messages from before then were never meant for it. Recorded in the game database on
+    /// the first call (any process reads the same time), as `known` when an older record is
+    /// brought in (kept if earlier than the recorded time), else as now.
+    ///
+    /// # Errors
+    /// `Internal` when the database fails.
+    pub async fn first_start(
+        &self,
+        platform: &str,
+        account: &str,
+        known: Option<i64>,
+    ) -> Result<i64, ServiceError> {
+        let now = self.now();
+        let at = known.map_or(now, |known| known.min(now));
+        Ok(self.store.first_start(platform, account, at).await?)
+    }
+
     /// The lease `name` as this process would hold it (each call is another holder).
     #[must_use]
     pub fn lease(&self, name: &str) -> Lease {

@@ -7,25 +7,37 @@ mod caps;
 mod challenges;
 pub mod clock;
 mod clocks;
+mod conditional;
+mod digest;
+mod export;
 mod games;
+mod gifts;
 pub mod lease;
 mod limits;
 pub mod migrate;
 mod names;
+mod notes;
+mod options;
+mod pages;
 mod pictures;
 mod ratings;
 mod reading;
+mod reminders;
 mod resigning;
+mod takebacks;
 mod timer;
+mod vacation;
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::sync::{Arc, Mutex, RwLock};
 
-use tokio::sync::{Semaphore, watch};
+use tokio::sync::{Semaphore, broadcast, watch};
 use tracing::error;
 
-use crate::rules::{Color, EndReason, MoveError, Record, Variant, VariantPosition};
+use crate::rules::{
+    Color, EndReason, GameRules, MoveError, Record, RuleSet, RulesError, SetupError, Variant,
+};
 use crate::store::{ChallengeRow, GameRow, PlayerRow, Store, StoreError};
 
 pub use crate::store::LEASE as NOTICE_LEASE;
@@ -34,14 +46,24 @@ pub use caps::{Cap, Caps};
 pub use challenges::Challenged;
 pub use clock::{Clock, DAY, HOUR, ManualClock, SystemClock};
 pub use clocks::{EVENT_MEMORY, Notice, Pending, place_of};
+pub use conditional::{Answered, LONGEST_LINE, MOST_LINES, position_after_line};
+pub use digest::{Digest, DigestRequest};
+pub use export::export;
 pub use games::{ColorChoice, DrawAction, DrawDone, MoveDone, Scope, SettingsChange, color_key};
+pub use gifts::GIFT;
 pub use limits::{RateLimit, RateLimiter, Verdict};
 pub use names::closest;
+pub use notes::{NOTE_LIMIT, Note};
+pub use options::Tried;
+pub use pages::{GameChange, PageGame, PageRating, is_web_id, new_web_id};
 pub use pictures::{Image, REPLAY_MOVES, picture_viewer, result_words, viewpoint};
 pub use ratings::{HISTORY_SIZE, LEADERBOARD_SIZE, Stats, updated};
 pub use reading::ReadMove;
+pub use reminders::{DEFAULT_REMINDERS, LONGEST_REMINDER, MOST_REMINDERS, SHORTEST_REMINDER};
 pub use resigning::{CONFIRM_WINDOW, Resigning};
+pub use takebacks::{TakebackAction, TakebackDone};
 pub use timer::Timer;
+pub use vacation::{LEAVE_DAYS, LeaveRequest, LeaveStatus, MOST_LEAVE_DAYS, SHORTEST_LEAVE};
 
 /// Shortest and longest time per move, in days.
 pub const DAYS_PER_MOVE: std::ops::RangeInclusive<i64> = 1..=14;
@@ -138,6 +160,8 @@ pub struct GameSummary {
     pub deadline: Option<i64>,
     /// The platform's id of the channel the game is played in.
     pub channel: String,
+    /// The address of the game's web page, when the pages are served.
+    pub page: Option<String>,
 }
 
 impl fmt::Display for GameSummary {
@@ -284,12 +308,121 @@ pub enum ServiceError {
     AlreadyChallenged { id: i64, name: String },
     #[error("The cap on {cap} goes from 1 to {most}.")]
     BadCap { cap: Cap, most: i64 },
+    #[error(
+        "It's your move in game #{0}: a day can be given to your opponent while they are to move."
+    )]
+    GiveOnYourMove(i64),
+    #[error(
+        "The clock of game #{0} is not running (a game against me, or a player on leave): \
+         there is no time to give."
+    )]
+    NoClockToGive(i64),
+    #[error("A leave lasts at least a day: for example `vacation 7d` (or `vacation 2d 12h`).")]
+    LeaveTooShort,
+    #[error(
+        "You are on leave already, until {}. `vacation end` ends it.",
+        clock::format_utc(*.until)
+    )]
+    OnLeaveAlready { until: i64 },
+    #[error(
+        "You have {} of leave left this year (of {allowance} days): ask for less, for \
+         example `vacation 3d`.",
+        clock::format_duration(*.left)
+    )]
+    NotEnoughLeave { left: i64, allowance: i64 },
+    #[error("You are not on leave. `vacation 7d` starts a week of it.")]
+    NotOnLeave,
+    #[error(
+        "Reminders go from a minute to a week before the deadline, at most \
+         {MOST_REMINDERS} of them: for example `settings reminders 24h 4h 1h`."
+    )]
+    BadReminders,
+    #[error("Move {index} of the line in game #{game} does not play: {error}")]
+    BadLine {
+        game: i64,
+        index: usize,
+        error: MoveError,
+    },
+    #[error(
+        "That line in game #{game} goes through a forced pass; store it only up to the move \
+         before."
+    )]
+    LineThroughPass { game: i64 },
+    #[error("Game #{0} is against me: I answer at once, so there is nothing to prepare.")]
+    ConditionalAgainstBot(i64),
+    #[error(
+        "It's your move in game #{0}: conditional moves answer your opponent's next move. Play \
+         your move first, then `if <their move> then <your reply>`."
+    )]
+    ConditionalOnYourMove(i64),
+    #[error(
+        "A line in game #{game} is your opponent's move and your reply, in pairs: `if e5 then \
+         Vd8`, or `if e5 Vd8 f4 Je6`."
+    )]
+    LineShape { game: i64 },
+    #[error("A line in game #{game} may have at most {most} moves.")]
+    LineTooLong { game: i64, most: usize },
+    #[error(
+        "You have {most} lines in game #{game} already, the most there can be. `conditional \
+         clear` drops them."
+    )]
+    TooManyLines { game: i64, most: usize },
+    #[error("You have that line in game #{game} already (`conditional list` shows them).")]
+    LineKnown { game: i64 },
+    #[error(
+        "After {after} another of your lines in game #{game} replies differently. `conditional \
+         clear` drops your lines, to enter them again."
+    )]
+    LineDisagrees { game: i64, after: String },
+    #[error("A digest time is written like `08:00` (24-hour clock).")]
+    BadDigestTime,
+    #[error(
+        "I don't know that time zone. Name it as the IANA database does, for example \
+         `Europe/Berlin`, `America/New_York` or `UTC`."
+    )]
+    UnknownTimeZone,
+    #[error("The leave allowance goes from 0 to {MOST_LEAVE_DAYS} days a year.")]
+    BadLeaveDays,
+    #[error(
+        "{name} still has nearly all their time in game #{game}; you can give a day once less \
+         than the full time per move minus an hour is left."
+    )]
+    TimeStillFull { game: i64, name: String },
     #[error("Only the community's managers can change that here.")]
     NotAManager,
     #[error(
         "Pigeon cannot save right now; nothing was changed. Please try again in a few minutes."
     )]
     CannotSave,
+    /// A rule set the game does not have.
+    #[error("{0}")]
+    Rules(#[from] RulesError),
+    /// A position a game cannot start from.
+    #[error("{0} Positions are written as `{example}`.", example = .1)]
+    Setup(SetupError, String),
+    #[error(
+        "Games from a position are casual in this community: challenge again without `rated` \
+         (its managers can allow rated ones with `setups rated`)."
+    )]
+    RatedSetup,
+    #[error("A note has at most {max} characters; yours has {len}. Split it into several notes.", max = notes::NOTE_LIMIT)]
+    NoteTooLong { len: usize },
+    #[error("What should the note say? For example `note #{0} keep the knight on f3`.")]
+    EmptyNote(i64),
+    #[error("Which moves should I try? For example `try #{0} e4 e5`.")]
+    NothingToTry(i64),
+    #[error(
+        "Takebacks are off in game #{0}: it was started with `notakebacks` (rated games have them off unless the challenge says `takebacks`)."
+    )]
+    NoTakebacks(i64),
+    #[error("You have no move to take back in game #{0} yet.")]
+    NothingToTakeBack(i64),
+    #[error(
+        "You have already asked to take back your move in game #{0}; it's up to your opponent now."
+    )]
+    TakebackAlreadyAsked(i64),
+    #[error("There is no takeback request from your opponent to answer in game #{0}.")]
+    NoTakebackRequest(i64),
     #[error("Something went wrong on my side (reference {0}). Please try again later.")]
     Internal(String),
 }
@@ -376,6 +509,8 @@ pub struct GameState {
     pub record: Record,
     pub white: PlayerRow,
     pub black: PlayerRow,
+    /// The address of the game's web page, when the pages are served.
+    pub page: Option<String>,
 }
 
 impl GameState {
@@ -466,6 +601,7 @@ impl GameState {
             players: (self.white.id, self.black.id),
             deadline: self.row.deadline.filter(|_| self.is_active()),
             channel: self.row.channel.clone(),
+            page: self.page.clone(),
         }
     }
 }
@@ -528,6 +664,10 @@ pub struct Service {
     resumed: Arc<Mutex<HashSet<String>>>,
     /// Resignations asked for and not yet confirmed.
     resigning: Arc<Mutex<resigning::Asked>>,
+    /// The public base address of the game pages, when they are served.
+    public_url: Option<Arc<str>>,
+    /// The changes of games, for the pages that follow them.
+    changes: broadcast::Sender<GameChange>,
 }
 
 impl Service {
@@ -546,6 +686,8 @@ impl Service {
             wake: Arc::new(watch::channel(0).0),
             resumed: Arc::default(),
             resigning: Arc::default(),
+            public_url: None,
+            changes: broadcast::channel(pages::CHANGES_KEPT).0,
         }
     }
 
@@ -658,6 +800,14 @@ impl Service {
             .await?)
     }
 
+    /// Whether a chat event was handled already (read only: `first_delivery` records).
+    ///
+    /// # Errors
+    /// [`ServiceError::Internal`] when the database fails.
+    pub async fn handled(&self, platform: &str, event_id: &str) -> Result<bool, ServiceError> {
+        Ok(self.store.event_claimed(platform, event_id).await?)
+    }
+
     /// Loads a game and replays it from its start position, checking the stored position.
     ///
     /// # Errors
@@ -674,7 +824,13 @@ impl Service {
                 row.id, row.game_key
             ))
         })?;
-        let start = VariantPosition::from_text(variant, &row.start_position)
+        let rules = RuleSet::from_key(&row.rules)
+            .and_then(|rules| GameRules::new(variant, rules).ok())
+            .ok_or_else(|| {
+                internal(&format!("game #{} has unknown rules {}", row.id, row.rules))
+            })?;
+        let start = rules
+            .position(&row.start_position)
             .map_err(|e| internal(&format!("game #{} start: {e}", row.id)))?;
         let texts: Vec<&str> = moves.iter().map(|m| m.text.as_str()).collect();
         let record = Record::replay(start, &texts)
@@ -694,6 +850,7 @@ impl Service {
         let white = player(row.white_id).await?;
         let black = player(row.black_id).await?;
         Ok(GameState {
+            page: self.page_url(&row),
             row,
             variant,
             record,

@@ -1,9 +1,9 @@
 //! Board pictures and replays of stored games. Drawing runs on the blocking pool, one picture
 //! per core at a time, so that a picture never holds up other chat events.
 
-use super::{GameState, Service, ServiceError, clock, internal};
+use super::{GameState, Service, ServiceError, Tried, clock, internal};
 use crate::render::{self, Caption, RenderOptions, Theme};
-use crate::rules::{Color, MoveMarks};
+use crate::rules::{Color, MoveMarks, RuleSet};
 use crate::store::PlayerRow;
 
 /// An image to attach to a reply.
@@ -77,6 +77,23 @@ pub fn result_words(state: &GameState) -> Option<String> {
     )
 }
 
+/// A caption's status with the rule set named when it is not the standard one.
+fn with_rules(status: Option<String>, rules: RuleSet) -> Option<String> {
+    match (rules, status) {
+        (RuleSet::Standard, status) => status,
+        (rules, Some(status)) => Some(format!("{status} · {}", rules.describe())),
+        (rules, None) => Some(capitalised(rules.describe())),
+    }
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
 /// A replay shows at most this many moves (the last ones of a longer game), so that it stays
 /// quick to draw and small enough to post.
 pub const REPLAY_MOVES: usize = 100;
@@ -108,21 +125,120 @@ impl Service {
         side: Color,
     ) -> Result<Image, ServiceError> {
         let position = state.record.position().clone();
-        let status = result_words(state).or_else(|| render::position_status(&position));
+        self.draw_board(state, position, state.row.ply, last, side)
+            .await
+    }
+
+    /// The board of a game after its first `ply` plies (its current board when `ply` is its
+    /// length), with the move that led there highlighted, seen from `side`, captioned like
+    /// [`Service::board_image`]; `None` when the game has no such ply.
+    ///
+    /// # Errors
+    /// `Internal` when drawing fails.
+    pub async fn board_at(
+        &self,
+        state: &GameState,
+        ply: usize,
+        side: Color,
+    ) -> Result<Option<Image>, ServiceError> {
+        let moves = state.record.moves();
+        if ply > moves.len() {
+            return Ok(None);
+        }
+        let mut position = state.record.start().clone();
+        let mut last = None;
+        for played in &moves[..ply] {
+            last = Some(position.move_marks(&played.mv));
+            position = position.play(&played.mv);
+        }
+        let ply = i64::try_from(ply).unwrap_or(i64::MAX);
+        self.draw_board(state, position, ply, last, side)
+            .await
+            .map(Some)
+    }
+
+    /// Draws `position`, the game's board after `ply` plies: the deadline and the result
+    /// belong to its current board only.
+    async fn draw_board(
+        &self,
+        state: &GameState,
+        position: crate::rules::VariantPosition,
+        ply: i64,
+        last: Option<MoveMarks>,
+        side: Color,
+    ) -> Result<Image, ServiceError> {
+        let current = ply == state.row.ply;
+        let status = with_rules(
+            result_words(state)
+                .filter(|_| current)
+                .or_else(|| render::position_status(&position)),
+            position.rules(),
+        );
+        let to_move = (state.is_active() || !current).then(|| position.turn());
         let options = RenderOptions {
             last,
             side: Some(side),
             caption: Some(Caption {
                 white: state.white.display_name.clone(),
                 black: state.black.display_name.clone(),
-                move_number: u32::try_from(state.move_number()).unwrap_or(u32::MAX),
-                to_move: state.is_active().then(|| state.turn()),
+                move_number: u32::try_from(ply / 2 + 1).unwrap_or(u32::MAX),
+                to_move,
                 deadline: state
                     .row
                     .deadline
-                    .filter(|_| state.is_active())
+                    .filter(|_| state.is_active() && current)
                     .map(clock::format_utc),
                 status,
+            }),
+            ..RenderOptions::default()
+        };
+        self.image("image/png", move || {
+            render::render_position(&position, &options)
+        })
+        .await
+    }
+
+    /// The position a `try` reached, seen from `side`, with the tried moves' last one
+    /// highlighted: captioned with the game's players (or the sides' names), the move number
+    /// and who would be to move, and marked as a sandbox.
+    ///
+    /// # Errors
+    /// `Internal` when drawing fails.
+    pub async fn trial_image(&self, tried: &Tried, side: Color) -> Result<Image, ServiceError> {
+        let record = &tried.record;
+        let position = record.position().clone();
+        let variant = position.variant();
+        let (white, black) = match &tried.game {
+            Some(state) => (
+                state.white.display_name.clone(),
+                state.black.display_name.clone(),
+            ),
+            None => (
+                variant.side_name(Color::White).to_owned(),
+                variant.side_name(Color::Black).to_owned(),
+            ),
+        };
+        let last = record.moves().last().map(|last| {
+            let mut before = record.start().clone();
+            for played in &record.moves()[..record.moves().len() - 1] {
+                before = before.play(&played.mv);
+            }
+            before.move_marks(&last.mv)
+        });
+        let ply =
+            tried.game.as_ref().map_or(0, |state| state.row.ply) + record.moves().len() as i64;
+        let status = render::position_status(&position)
+            .map_or_else(|| String::from("Sandbox"), |s| format!("Sandbox · {s}"));
+        let options = RenderOptions {
+            last,
+            side: Some(side),
+            caption: Some(Caption {
+                white,
+                black,
+                move_number: u32::try_from(ply / 2 + 1).unwrap_or(u32::MAX),
+                to_move: position.outcome().is_none().then(|| position.turn()),
+                deadline: None,
+                status: with_rules(Some(status), position.rules()),
             }),
             ..RenderOptions::default()
         };

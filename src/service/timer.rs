@@ -79,10 +79,15 @@ impl Service {
     /// # Errors
     /// [`ServiceError::CannotSave`] or `Internal` when the database fails.
     pub async fn next_due(&self, platform: &str) -> Result<Option<i64>, ServiceError> {
-        Ok(self
-            .store
-            .next_due(platform, self.now(), (DAY, HOUR))
-            .await?)
+        let now = self.now();
+        let due = self.store.next_due(platform, now, (DAY, HOUR)).await?;
+        let leave = self.next_leave_end(now).await?;
+        let reminder = self.next_reminder(platform, now).await?;
+        let digest = self.next_digest(platform, now).await?;
+        Ok(due
+            .into_iter()
+            .chain([leave, reminder, digest].into_iter().flatten())
+            .min())
     }
 
     /// Starts the clocks of `platform` once per process: the first call moves on the

@@ -9,9 +9,9 @@ use async_trait::async_trait;
 
 use super::copy::TableRows;
 use super::{
-    AppendMoves, CapsRow, ChallengeRow, Counts, GameRow, Glicko, MoveRow, NewChallenge, NewGame,
-    NewNotice, NoticeRow, PlayerRow, RatingChangeRow, RatingRow, RatingUpdate, Result, ResultsRow,
-    Resumed, SettingsRow,
+    AppendMoves, CapsRow, ChallengeRow, ConditionalRow, Counts, DigestRow, GameRow, Glicko,
+    LeaveRow, MoveRow, NewChallenge, NewGame, NewNotice, NoteRow, NoticeRow, PlayerRow,
+    RatingChangeRow, RatingRow, RatingUpdate, Result, ResultsRow, Resumed, SettingsRow, TakeBack,
 };
 
 /// How [`Database::rate_game`] computes both players' new ratings from their ratings before.
@@ -141,6 +141,12 @@ pub trait Database: Debug + Send + Sync {
     /// [`super::StoreError`] when the database fails.
     async fn claim_event(&self, platform: &str, event_id: &str, now: i64) -> Result<bool>;
 
+    /// Whether a platform event was recorded as processed (read only: `claim_event` records).
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn event_claimed(&self, platform: &str, event_id: &str) -> Result<bool>;
+
     /// Creates a challenge and returns it.
     ///
     /// # Errors
@@ -190,6 +196,12 @@ pub trait Database: Debug + Send + Sync {
     /// # Errors
     /// [`super::StoreError`] when the database fails.
     async fn game(&self, id: i64) -> Result<Option<GameRow>>;
+
+    /// The game whose web page is `/g/<web_id>`.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn game_by_web_id(&self, web_id: &str) -> Result<Option<GameRow>>;
 
     /// A game and its moves, read in one transaction so that they agree even while moves
     /// are being written.
@@ -269,6 +281,243 @@ pub trait Database: Debug + Send + Sync {
         offer: Option<&str>,
         now: i64,
     ) -> Result<()>;
+
+    /// Keeps a private note of `player_id` on a game.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn add_note(&self, game_id: i64, player_id: i64, text: &str, now: i64)
+    -> Result<NoteRow>;
+
+    /// The notes of `player_id` on a game, oldest first.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn notes(&self, game_id: i64, player_id: i64) -> Result<Vec<NoteRow>>;
+
+    /// Deletes the notes of `player_id` on a game; how many there were.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn clear_notes(&self, game_id: i64, player_id: i64) -> Result<u64>;
+
+    /// Sets or clears the standing takeback request of an active game, guarded by the
+    /// game's revision.
+    ///
+    /// # Errors
+    /// [`super::StoreError::Conflict`] when the game changed or ended.
+    async fn set_takeback_offer(
+        &self,
+        game_id: i64,
+        expected_revision: i64,
+        offer: Option<&str>,
+        now: i64,
+    ) -> Result<()>;
+
+    /// Takes moves back in one transaction guarded by the ply and revision: the game goes
+    /// back to `to_ply`, the moves after it go to the takeback history, draw offers and the
+    /// takeback request end, the reminders of those plies are forgotten.
+    ///
+    /// # Errors
+    /// [`super::StoreError::Conflict`] when the game changed or ended.
+    async fn take_back(&self, back: &TakeBack<'_>) -> Result<()>;
+
+    /// Whether games from a position may be rated in a community (default no).
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn rated_setups(&self, platform: &str, community: &str) -> Result<bool>;
+
+    /// Allows or forbids rated games from a position in a community.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn set_rated_setups(&self, platform: &str, community: &str, on: bool) -> Result<()>;
+    /// Moves the deadline of an active game on to `deadline` (time one player gives the
+    /// other), guarded by the ply and the deadline the caller saw, so two gifts at once give
+    /// one day.
+    ///
+    /// # Errors
+    /// [`super::StoreError::Conflict`] when the game moved on, ended or its deadline changed.
+    async fn give_time(
+        &self,
+        game_id: i64,
+        expected_ply: i64,
+        expected_deadline: i64,
+        deadline: i64,
+        now: i64,
+    ) -> Result<()>;
+
+    /// A player's leaves that end (or ended) after `since`, oldest first.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn leaves_of(&self, player_id: i64, since: i64) -> Result<Vec<LeaveRow>>;
+
+    /// Every leave still running, the soonest to end first.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn running_leaves(&self) -> Result<Vec<LeaveRow>>;
+
+    /// Starts a player's leave from `now` to `ends_at`, with `notices` (about the player) in
+    /// the same transaction.
+    ///
+    /// # Errors
+    /// [`super::StoreError::Conflict`] when the player is on leave already.
+    async fn start_leave(
+        &self,
+        player_id: i64,
+        now: i64,
+        ends_at: i64,
+        notices: &[NewNotice<'_>],
+    ) -> Result<LeaveRow>;
+
+    /// Stops the clock of a game whose player to move, `player_id`, is on leave: the game has
+    /// no deadline meanwhile, and the time left is kept. Guarded by the ply and the deadline
+    /// the caller saw.
+    ///
+    /// # Errors
+    /// [`super::StoreError::Conflict`] when the game moved on, ended or its deadline changed.
+    async fn freeze_clock(
+        &self,
+        game_id: i64,
+        expected_ply: i64,
+        expected_deadline: i64,
+        player_id: i64,
+        now: i64,
+    ) -> Result<()>;
+
+    /// The time left on a game's clock while it stands still, if it does.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn frozen_clock(&self, game_id: i64) -> Result<Option<i64>>;
+
+    /// Ends a running leave at `now` (at its planned end at the latest), once: in one
+    /// transaction that claims it, starts the player's stopped clocks again with the time
+    /// that was left, and records `notices`. `None` when it had ended already.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn end_leave(
+        &self,
+        leave_id: i64,
+        now: i64,
+        notices: &[NewNotice<'_>],
+    ) -> Result<Option<LeaveRow>>;
+
+    /// The player a notice is about, for the notices that name one (leave).
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn notice_player(&self, notice_id: i64) -> Result<Option<i64>>;
+
+    /// A community's leave allowance in days per calendar year, when set.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn leave_days(&self, platform: &str, community: &str) -> Result<Option<i64>>;
+
+    /// Sets a community's leave allowance.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn set_leave_days(&self, platform: &str, community: &str, days: i64) -> Result<()>;
+
+    /// A player's reminder times as stored (seconds before a deadline, separated by spaces),
+    /// `None` when never chosen.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn reminder_times(&self, player_id: i64) -> Result<Option<String>>;
+
+    /// Stores a player's reminder times.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn set_reminder_times(&self, player_id: i64, times: &str) -> Result<()>;
+
+    /// A player's daily digest, if they have one.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn digest(&self, player_id: i64) -> Result<Option<DigestRow>>;
+
+    /// Sets (or, with `None`, stops) a player's daily digest.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn set_digest(&self, player_id: i64, digest: Option<&DigestRow>) -> Result<()>;
+
+    /// The digests due at `now`, of the players of `platform` (or of all).
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn digests_due(&self, now: i64, platform: Option<&str>) -> Result<Vec<DigestRow>>;
+
+    /// Claims a due digest by moving its time from `expected_next` on to `next`, recording
+    /// `notice` (about the player) in the same transaction. `false` when another process
+    /// claimed it first (or the player changed it).
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn claim_digest(
+        &self,
+        player_id: i64,
+        expected_next: i64,
+        next: Option<i64>,
+        notice: Option<&NewNotice<'_>>,
+    ) -> Result<bool>;
+
+    /// The first digest due after `after` on `platform`.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn next_digest(&self, platform: &str, after: i64) -> Result<Option<i64>>;
+
+    /// The conditional lines of a game, of both players, oldest first.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn conditionals(&self, game_id: i64) -> Result<Vec<ConditionalRow>>;
+
+    /// Adds a player's conditional line to an active game, guarded by the ply the player saw.
+    ///
+    /// # Errors
+    /// [`super::StoreError::Conflict`] when the game moved on or ended.
+    async fn add_conditional(
+        &self,
+        game_id: i64,
+        player_id: i64,
+        expected_ply: i64,
+        moves: &str,
+        now: i64,
+    ) -> Result<()>;
+
+    /// Replaces a player's conditional lines in a game by `lines` (`(ply, moves)` each; none:
+    /// all gone), in one transaction. With `expected` (the ids of the lines the new ones were
+    /// worked out from), only while those are still exactly the player's lines: another
+    /// process answering the same lines, or the player changing them, wins.
+    ///
+    /// # Errors
+    /// [`super::StoreError::Conflict`] when the lines are no longer the `expected` ones;
+    /// [`super::StoreError`] when the database fails.
+    async fn replace_conditionals(
+        &self,
+        game_id: i64,
+        player_id: i64,
+        expected: Option<&[i64]>,
+        lines: &[(i64, String)],
+        now: i64,
+    ) -> Result<()>;
+
+    /// The games whose conditional lines the game has gone past (a move was played since, or
+    /// it ended): they are due to be answered or dropped.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn conditional_games_due(&self) -> Result<Vec<i64>>;
 
     /// Active games whose deadline is at or before `until`, soonest first; only those of
     /// `platform` when one is given.
@@ -489,6 +738,14 @@ pub trait Database: Debug + Send + Sync {
     /// [`super::StoreError`] when the database fails.
     async fn release_lease(&self, name: &str, holder: &str) -> Result<()>;
 
+    /// When the chat account `account` of `platform` first started: `at` is recorded when
+    /// nothing is yet, or when it is earlier than what is (an older record brought in);
+    /// returns the time kept. One statement, so processes starting together agree.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn first_start(&self, platform: &str, account: &str, at: i64) -> Result<i64>;
+
     /// Records that the clocks of `platform` ran at `now`.
     ///
     /// # Errors
@@ -511,9 +768,9 @@ pub trait Database: Debug + Send + Sync {
 }
 
 /// Implements [`Database`] for a backend `$db` whose module has one submodule per area
-/// (`upkeep`, `players`, `challenges`, `games`, `ratings`, `community`, `notices`, `timing`),
-/// each trait method answered by the function of the same name there, called with the
-/// backend and the method's arguments.
+/// (`upkeep`, `players`, `challenges`, `games`, `options`, `ratings`, `community`, `notices`,
+/// `timing`, `correspondence`), each trait method answered by the function of the same name
+/// there, called with the backend and the method's arguments.
 macro_rules! answered_by {
     ($db:ty) => {
         $crate::store::database::answered_by! {
@@ -539,6 +796,7 @@ macro_rules! answered_by {
             players::settings(player_id: i64) -> Result<SettingsRow>;
             players::set_settings(player_id: i64, settings: &SettingsRow) -> Result<()>;
             players::claim_event(platform: &str, event_id: &str, now: i64) -> Result<bool>;
+            players::event_claimed(platform: &str, event_id: &str) -> Result<bool>;
 
             challenges::create_challenge(new: &NewChallenge<'_>) -> Result<ChallengeRow>;
             challenges::challenge(id: i64) -> Result<Option<ChallengeRow>>;
@@ -553,6 +811,7 @@ macro_rules! answered_by {
             games::set_game_channel(game_id: i64, channel: &str, now: i64) -> Result<bool>;
             games::create_game(game: &NewGame<'_>) -> Result<GameRow>;
             games::game(id: i64) -> Result<Option<GameRow>>;
+            games::game_by_web_id(web_id: &str) -> Result<Option<GameRow>>;
             games::game_with_moves(id: i64) -> Result<Option<(GameRow, Vec<MoveRow>)>>;
             games::moves(game_id: i64) -> Result<Vec<MoveRow>>;
             games::games_of(player_id: i64, limit: i64) -> Result<Vec<GameRow>>;
@@ -573,6 +832,77 @@ macro_rules! answered_by {
                 offer: Option<&str>,
                 now: i64,
             ) -> Result<()>;
+            options::add_note(game_id: i64, player_id: i64, text: &str, now: i64) -> Result<NoteRow>;
+            options::notes(game_id: i64, player_id: i64) -> Result<Vec<NoteRow>>;
+            options::clear_notes(game_id: i64, player_id: i64) -> Result<u64>;
+            options::set_takeback_offer(
+                game_id: i64,
+                expected_revision: i64,
+                offer: Option<&str>,
+                now: i64,
+            ) -> Result<()>;
+            options::take_back(back: &TakeBack<'_>) -> Result<()>;
+            options::rated_setups(platform: &str, community: &str) -> Result<bool>;
+            options::set_rated_setups(platform: &str, community: &str, on: bool) -> Result<()>;
+            correspondence::give_time(
+                game_id: i64,
+                expected_ply: i64,
+                expected_deadline: i64,
+                deadline: i64,
+                now: i64,
+            ) -> Result<()>;
+            correspondence::leaves_of(player_id: i64, since: i64) -> Result<Vec<LeaveRow>>;
+            correspondence::running_leaves() -> Result<Vec<LeaveRow>>;
+            correspondence::start_leave(
+                player_id: i64,
+                now: i64,
+                ends_at: i64,
+                notices: &[NewNotice<'_>],
+            ) -> Result<LeaveRow>;
+            correspondence::freeze_clock(
+                game_id: i64,
+                expected_ply: i64,
+                expected_deadline: i64,
+                player_id: i64,
+                now: i64,
+            ) -> Result<()>;
+            correspondence::frozen_clock(game_id: i64) -> Result<Option<i64>>;
+            correspondence::end_leave(
+                leave_id: i64,
+                now: i64,
+                notices: &[NewNotice<'_>],
+            ) -> Result<Option<LeaveRow>>;
+            correspondence::notice_player(notice_id: i64) -> Result<Option<i64>>;
+            correspondence::leave_days(platform: &str, community: &str) -> Result<Option<i64>>;
+            correspondence::set_leave_days(platform: &str, community: &str, days: i64) -> Result<()>;
+            correspondence::reminder_times(player_id: i64) -> Result<Option<String>>;
+            correspondence::set_reminder_times(player_id: i64, times: &str) -> Result<()>;
+            correspondence::digest(player_id: i64) -> Result<Option<DigestRow>>;
+            correspondence::set_digest(player_id: i64, digest: Option<&DigestRow>) -> Result<()>;
+            correspondence::digests_due(now: i64, platform: Option<&str>) -> Result<Vec<DigestRow>>;
+            correspondence::claim_digest(
+                player_id: i64,
+                expected_next: i64,
+                next: Option<i64>,
+                notice: Option<&NewNotice<'_>>,
+            ) -> Result<bool>;
+            correspondence::next_digest(platform: &str, after: i64) -> Result<Option<i64>>;
+            correspondence::conditionals(game_id: i64) -> Result<Vec<ConditionalRow>>;
+            correspondence::add_conditional(
+                game_id: i64,
+                player_id: i64,
+                expected_ply: i64,
+                moves: &str,
+                now: i64,
+            ) -> Result<()>;
+            correspondence::replace_conditionals(
+                game_id: i64,
+                player_id: i64,
+                expected: Option<&[i64]>,
+                lines: &[(i64, String)],
+                now: i64,
+            ) -> Result<()>;
+            correspondence::conditional_games_due() -> Result<Vec<i64>>;
             games::games_due(until: i64, platform: Option<&str>) -> Result<Vec<GameRow>>;
             games::active_bot_games(platform: Option<&str>) -> Result<Vec<GameRow>>;
 
@@ -619,6 +949,7 @@ macro_rules! answered_by {
 
             timing::take_lease(name: &str, holder: &str, now: i64, until: i64) -> Result<bool>;
             timing::release_lease(name: &str, holder: &str) -> Result<()>;
+            timing::first_start(platform: &str, account: &str, at: i64) -> Result<i64>;
             timing::resume_clocks(platform: &str, now: i64) -> Result<Resumed>;
             timing::heartbeat(platform: &str, now: i64) -> Result<()>;
             timing::next_due(platform: &str, after: i64, reminders: (i64, i64)) -> Result<Option<i64>>;
@@ -629,9 +960,10 @@ macro_rules! answered_by {
             use std::path::Path;
 
             use $crate::store::{
-                AppendMoves, CapsRow, ChallengeRow, Counts, GameRow, MoveRow, NewChallenge,
-                NewGame, NewNotice, NoticeRow, PlayerRow, RatingChangeRow, RatingFn, RatingRow,
-                ResultsRow, Resumed, SettingsRow, StoreError,
+                AppendMoves, CapsRow, ChallengeRow, ConditionalRow, Counts, DigestRow, GameRow,
+                LeaveRow, MoveRow, NewChallenge, NewGame, NewNotice, NoteRow, NoticeRow, PlayerRow,
+                RatingChangeRow, RatingFn, RatingRow, ResultsRow, Resumed, SettingsRow, StoreError,
+                TakeBack,
             };
             use $crate::store::copy::TableRows;
 

@@ -24,6 +24,7 @@ use sqlx::FromRow;
 
 mod community;
 pub mod copy;
+mod correspondence;
 mod database;
 mod notices;
 pub mod postgres;
@@ -32,6 +33,7 @@ mod timing;
 mod url;
 
 pub use community::{CapsRow, Counts};
+pub use correspondence::{ConditionalRow, DigestRow, LeaveRow};
 pub use database::{Database, RatingFn};
 pub use notices::{LEASE, MAX_ATTEMPTS, NewNotice, NoticeRow};
 use postgres::PostgresDatabase;
@@ -181,6 +183,43 @@ pub struct GameRow {
     pub bot_side: Option<String>,
     /// Why the game needs an operator's attention (the clocks skip it), if it does.
     pub attention: Option<String>,
+    /// The rule set (`standard`, `nodraws`).
+    pub rules: String,
+    /// Whether takebacks may be asked.
+    pub takebacks: bool,
+    /// The side (`white` or `black`) asking to take back its last move, while it asks.
+    pub takeback_offer: Option<String>,
+    /// Bumped by every move and takeback: the guard against a change prepared on another
+    /// state of the game with the same ply.
+    pub revision: i64,
+    /// The unguessable address of the game's web page (`/g/<web_id>`).
+    pub web_id: Option<String>,
+}
+
+/// A private note on a game.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, FromRow)]
+pub struct NoteRow {
+    pub id: i64,
+    pub text: String,
+    pub created_at: i64,
+}
+
+/// A takeback to store: the game goes back to `to_ply`, guarded by the ply and revision the
+/// players saw; the moves after it move to the history of takebacks.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct TakeBack<'a> {
+    pub game_id: i64,
+    pub expected_ply: i64,
+    pub expected_revision: i64,
+    /// The ply the game goes back to.
+    pub to_ply: i64,
+    /// The player who asked.
+    pub asked_by: i64,
+    /// The position at `to_ply`.
+    pub position: &'a str,
+    /// The fresh deadline of the side to move, or `None` when the bot is to move.
+    pub deadline: Option<i64>,
+    pub now: i64,
 }
 
 /// One stored move.
@@ -211,6 +250,12 @@ pub struct ChallengeRow {
     pub community: Option<String>,
     /// Whether the game will count for ratings.
     pub rated: bool,
+    /// The rule set of the game.
+    pub rules: String,
+    /// The position the game will start from, when not the standard start.
+    pub start_position: Option<String>,
+    /// Whether the game will allow takebacks.
+    pub takebacks: bool,
 }
 
 /// A new challenge.
@@ -227,6 +272,11 @@ pub struct NewChallenge<'a> {
     pub expires_at: i64,
     pub community: &'a str,
     pub rated: bool,
+    /// The rule set (`standard`, `nodraws`).
+    pub rules: &'a str,
+    /// The position the game will start from, when not the standard start.
+    pub start_position: Option<&'a str>,
+    pub takebacks: bool,
 }
 
 /// A new game.
@@ -246,6 +296,12 @@ pub struct NewGame<'a> {
     pub rated: bool,
     /// The bot's level and side (`white` or `black`) in a game against the built-in opponent.
     pub bot: Option<(i64, &'a str)>,
+    /// The rule set (`standard`, `nodraws`).
+    pub rules: &'a str,
+    /// Whether takebacks may be asked.
+    pub takebacks: bool,
+    /// The unguessable address of the game's web page (`/g/<web_id>`).
+    pub web_id: String,
 }
 
 /// One or more moves to append to a game in one transaction (a move, and a pass the product
@@ -255,6 +311,9 @@ pub struct AppendMoves<'a> {
     pub game_id: i64,
     /// The ply the mover saw; the write fails with [`StoreError::Conflict`] if it changed.
     pub expected_ply: i64,
+    /// The revision the mover saw, guarded like the ply (a takeback and a replay can bring
+    /// the ply back).
+    pub expected_revision: i64,
     /// The moves in order, each with the player who made it (`None` for an automatic pass).
     pub moves: &'a [(String, Option<i64>)],
     /// The position after the moves.

@@ -189,6 +189,9 @@ backends! {
             community: "general",
             rated: true,
             bot: None,
+            rules: "standard",
+            takebacks: false,
+            web_id: pigeon::service::new_web_id().expect("random bytes"),
         };
         let store = service.store();
         let id = store.create_game(&game).await.expect("created").id;

@@ -895,3 +895,103 @@ fn illegal_sowings_say_why() {
     assert!(hint(&start, "sow a8").contains("only they may sow it"));
     assert!(hint(&hand("hand:T1"), "sow d1").starts_with("d1 holds only kings"));
 }
+
+/// The optional rule without draws (CC-K7) against the standard rules, on the same positions.
+mod no_draws {
+    use pigeon::rules::chesscala::Chesscala;
+    use pigeon::rules::{GameRules, Position, RuleSet, VariantPosition};
+
+    use super::{pos, turn_texts, vectors};
+
+    fn strict(p: &Chesscala) -> Chesscala {
+        p.clone().under(RuleSet::NoDraws)
+    }
+
+    #[test]
+    fn every_turn_without_draws_is_a_standard_turn_and_the_difference_leaves_a_king_in_check() {
+        let mut differing = 0;
+        for vector in vectors() {
+            let standard = pos(&vector.position);
+            let no_draws = strict(&standard);
+            let all = turn_texts(&standard);
+            let kept = turn_texts(&no_draws);
+            for turn in &kept {
+                assert!(
+                    all.contains(turn),
+                    "{}: {turn} only without draws",
+                    vector.id
+                );
+            }
+            for turn in all.iter().filter(|turn| !kept.contains(turn)) {
+                let mv = standard.parse_move(turn).expect("a standard turn");
+                let after = standard.play(&mv);
+                assert!(
+                    after.checks(standard.turn()) > 0,
+                    "{}: {turn} refused without draws, yet it leaves no king in check",
+                    vector.id
+                );
+                differing += 1;
+            }
+            assert_eq!(no_draws.count_turns(), kept.len() as u64, "{}", vector.id);
+        }
+        assert!(differing > 0, "some vector has a turn into self-check");
+    }
+
+    /// White's king on d1 is attacked by the Black rook on d8 down the open file: the king steps
+    /// out, or the turn is refused; under the standard rules staying is legal (self-check).
+    #[test]
+    fn a_turn_leaving_the_own_king_in_check_is_refused_only_without_draws() {
+        let text = "k,-,-,r,-,-/-,-,-,-,-,-/-,-,-,-,-,-/-,-,-,-,-,-/-,-,-,-,-,-/-,-,-,-,-,-/\
+                    -,P,-,-,-,-/-,-,-,K,-,K w - - 0,0 - *";
+        let standard = pos(text);
+        assert!(standard.in_check(), "the rook checks d1");
+        let no_draws = strict(&standard);
+        let all = turn_texts(&standard);
+        let kept = turn_texts(&no_draws);
+        assert!(kept.len() < all.len(), "{all:?} against {kept:?}");
+        assert!(all.iter().any(|t| t.starts_with("b2")), "{all:?}");
+        assert!(!kept.iter().any(|t| t.starts_with("b2")), "{kept:?}");
+        assert!(kept.iter().all(|t| all.contains(t)));
+        assert!(no_draws.parse_move("b2>P").is_err());
+        assert!(standard.parse_move("b2>P").is_ok());
+    }
+
+    #[test]
+    fn the_rules_are_named_and_kept_through_play() {
+        let game: GameRules = "chesscala-nodraws".parse().expect("rules");
+        let start = game.start();
+        assert_eq!(start.rules(), RuleSet::NoDraws);
+        let mv = start
+            .legal_moves()
+            .into_iter()
+            .next()
+            .expect("a first turn");
+        assert_eq!(start.play(&mv).rules(), RuleSet::NoDraws);
+        assert_eq!(
+            VariantPosition::from_text(game.variant(), &start.to_text()).map(|p| p.rules()),
+            Ok(RuleSet::Standard),
+            "the position text does not carry the rule set"
+        );
+    }
+
+    #[test]
+    fn perft_without_draws_never_exceeds_the_standard_count() {
+        let standard = Chesscala::start();
+        let no_draws = strict(&standard);
+        for depth in 1..=3 {
+            assert!(
+                no_draws.perft(depth) <= standard.perft(depth),
+                "depth {depth}"
+            );
+        }
+        assert_eq!(no_draws.perft(1), 33);
+        assert_eq!(no_draws.perft(1), no_draws.legal_moves().len() as u64);
+        // Perft's inner levels and the listing agree.
+        let sum: u64 = no_draws
+            .legal_moves()
+            .iter()
+            .map(|turn| no_draws.play(turn).perft(1))
+            .sum();
+        assert_eq!(no_draws.perft(2), sum);
+    }
+}

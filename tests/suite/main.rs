@@ -6,11 +6,13 @@
 #![recursion_limit = "256"]
 
 mod bot_ratings;
+mod browser;
 mod chad;
 mod chak;
 mod chesscala;
 mod cli;
 mod common;
+mod correspondence;
 mod crash;
 mod deadlines;
 #[cfg(feature = "discord")]
@@ -20,6 +22,7 @@ mod full_disk;
 #[cfg(feature = "matrix")]
 mod matrix;
 mod migrate;
+mod options;
 mod oracle;
 mod pairing;
 mod records;
@@ -34,3 +37,4 @@ mod transcripts;
 mod uci;
 mod views;
 mod walks;
+mod web;

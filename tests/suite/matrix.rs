@@ -13,9 +13,11 @@ use std::time::Duration;
 
 use matrix_sdk::config::SyncSettings;
 use matrix_sdk::media::{MediaFormat, MediaRequestParameters};
+use matrix_sdk::ruma::api::client::filter::FilterDefinition;
 use matrix_sdk::ruma::api::client::keys::get_keys;
 use matrix_sdk::ruma::api::client::push::get_notifications;
 use matrix_sdk::ruma::api::client::room::create_room;
+use matrix_sdk::ruma::api::client::sync::sync_events::v3::Filter;
 use matrix_sdk::ruma::events::Mentions;
 use matrix_sdk::ruma::events::relation::{InReplyTo, Reply as ReplyRelation, Thread};
 use matrix_sdk::ruma::events::room::join_rules::{JoinRule, RoomJoinRulesEventContent};
@@ -23,7 +25,7 @@ use matrix_sdk::ruma::events::room::message::{
     MessageType, OriginalSyncRoomMessageEvent, Relation, RoomMessageEventContent,
 };
 use matrix_sdk::ruma::{
-    MilliSecondsSinceUnixEpoch, OwnedEventId, OwnedRoomId, OwnedUserId, UserId,
+    MilliSecondsSinceUnixEpoch, OwnedEventId, OwnedRoomId, OwnedUserId, UInt, UserId,
 };
 use matrix_sdk::{Client, Room, RoomMemberships};
 use pigeon::adapters::matrix::{self, MatrixConfig, MatrixError};
@@ -33,6 +35,8 @@ use pigeon::store::Store;
 use tempfile::TempDir;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
+
+mod catching_up;
 
 /// How long anything may take to arrive before a test gives up (generous: a loaded machine).
 const PATIENCE: Duration = Duration::from_secs(90);
@@ -153,7 +157,12 @@ async fn person(server: &Homeserver, name: &str) -> Person {
     });
     let syncing = client.clone();
     let sync = tokio::spawn(async move {
-        let settings = SyncSettings::default().timeout(Duration::from_secs(5));
+        // Every event is seen, however many arrive between two syncs.
+        let mut filter = FilterDefinition::default();
+        filter.room.timeline.limit = Some(UInt::from(1_000_u32));
+        let settings = SyncSettings::default()
+            .filter(Filter::FilterDefinition(filter))
+            .timeout(Duration::from_secs(5));
         let _ = syncing.sync(settings).await;
     });
     Person {
@@ -305,6 +314,7 @@ fn bot_config(
         backlog_days,
         store_passphrase: Some(Secret::new("a passphrase for the test store")),
         recovery_key: None,
+        timeline_limit: matrix::DEFAULT_TIMELINE_LIMIT,
     }
 }
 
@@ -1121,59 +1131,137 @@ impl BotRun {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs a Synapse homeserver; tests/run starts one"]
-async fn one_process_syncs_an_account_and_another_takes_over_when_it_dies() {
-    let scene = scene("failover").await;
-    let (alice, bot_id) = (&scene.alice, &scene.bot);
-    let clock = ManualClock::running();
-    let store_b = scene.dir.path().join("pigeon-matrix-b");
-    let first = run_bot(
-        &scene.db(),
-        bot_config(&scene.server, bot_id.localpart(), &scene.matrix_store(), 7),
-        Arc::new(clock.clone()),
-    )
-    .await;
-    let room = room_with(alice, &[], bot_id, false).await;
-    // The standby is set up with the account's first start (messages before it are never
-    // answered): its own clock runs ahead below, and its first start must not.
-    std::fs::create_dir_all(&store_b).expect("a store folder");
-    std::fs::copy(
-        scene.matrix_store().join("first-start"),
-        store_b.join("first-start"),
-    )
-    .expect("the first start is copied");
-    let second = run_bot(
-        &scene.db(),
-        bot_config(&scene.server, bot_id.localpart(), &store_b, 7),
-        Arc::new(clock.clone()),
-    )
-    .await;
-    // The second stands by: it does not even log in while the first holds the lease.
-    let help = alice.say(&room, "!pigeon help").await;
-    alice.notice_to(&room, bot_id, &help).await;
-    assert!(
-        !store_b.join("session.json").exists(),
-        "the second is standing by"
-    );
-    let games = alice.say(&room, "!pigeon games").await;
-    alice.notice_to(&room, bot_id, &games).await;
-    let again = alice.say(&room, "!pigeon games").await;
-    alice.notice_to(&room, bot_id, &again).await;
-    assert_eq!(
-        alice.replies(&room, bot_id, &games).len(),
-        1,
-        "one process answers"
-    );
+async fn a_private_answer_goes_to_the_direct_chat_never_the_room() {
+    let scene = scene("private").await;
+    let (alice, bob, bot_id) = (&scene.alice, &scene.bob, &scene.bot);
+    let bot = scene.start_bot().await;
+    let room = room_with(alice, &[bob], bot_id, false).await;
 
-    // The first dies without a word (its lease is not let go): once the lease lapses, the
-    // second takes over and answers.
-    first.task.abort();
-    first.store.close().await;
-    clock.advance(pigeon::service::lease::LEASE_TERM + 1);
-    wait_for("the second process to take over", async || {
-        store_b.join("session.json").exists().then_some(())
+    // `try` answers only its asker: the room hears where the answer went, not what it says.
+    let said = alice
+        .ask(&room, bot_id, "!pigeon try chak start e3e4 e7e6")
+        .await;
+    assert!(
+        said.body().contains("in our direct chat"),
+        "{}",
+        said.body()
+    );
+    // The bot opened a direct chat with alice; she joins it and reads the answer there.
+    let dm_id = wait_for("an invite to a direct chat", async || {
+        alice
+            .client
+            .invited_rooms()
+            .into_iter()
+            .next()
+            .map(|room| room.room_id().to_owned())
     })
     .await;
-    let asked = alice.ask(&room, bot_id, "!pigeon help").await;
-    assert!(asked.body().contains("challenge"), "{}", asked.body());
-    second.stop().await;
+    alice
+        .client
+        .join_room_by_id(&dm_id)
+        .await
+        .expect("alice joins the direct chat");
+    let answer = wait_for("the private answer", async || {
+        alice.seen().into_iter().find(|seen| {
+            seen.room == dm_id
+                && seen.sender == *bot_id
+                && seen.body().contains("Trying on a Chak position")
+        })
+    })
+    .await;
+    assert!(answer.body().contains("e4 e6"), "{}", answer.body());
+    // Nothing of it in the room, for either player.
+    for person in [alice, bob] {
+        assert!(
+            person
+                .seen()
+                .iter()
+                .filter(|seen| seen.room == room.room_id())
+                .all(|seen| !seen.body().contains("Trying on")),
+            "{} saw the private answer in the room",
+            person.id
+        );
+    }
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a Synapse homeserver; tests/run starts one"]
+async fn the_daily_digest_arrives_in_the_direct_chat() {
+    let scene = scene("digest").await;
+    let (alice, bot_id) = (&scene.alice, &scene.bot);
+    // The service's clock, on today's real time (the homeserver's messages are real).
+    let today = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("after 1970")
+        .as_secs();
+    let now = i64::try_from(today).expect("a time") / 60 * 60;
+    let clock = ManualClock::new(now);
+    let config = || bot_config(&scene.server, bot_id.localpart(), &scene.matrix_store(), 7);
+    let bot = run_bot(&scene.db(), config(), Arc::new(clock.clone())).await;
+
+    let dm = alice.client.create_dm(bot_id).await.expect("a direct chat");
+    let dm_id = dm.room_id().to_owned();
+    wait_for("the bot to join the direct chat", async || {
+        let members = dm.members(RoomMemberships::JOIN).await.ok()?;
+        members.iter().any(|m| m.user_id() == bot_id).then_some(())
+    })
+    .await;
+    let dm = alice.room(&dm_id).await;
+    // Two hours from now, on the clock of UTC.
+    let at = (now + 2 * 3600).rem_euclid(86_400);
+    let time = format!("{:02}:{:02}", at / 3600, at % 3600 / 60);
+    let set = alice
+        .ask(&dm, bot_id, &format!("settings digest {time} UTC"))
+        .await;
+    assert!(
+        set.body()
+            .contains(&format!("Daily digest: at {time} (UTC)")),
+        "{}",
+        set.body()
+    );
+
+    // A game in a room with bob, where alice is to move.
+    let room = room_with(alice, &[&scene.bob], bot_id, false).await;
+    let challenge = RoomMessageEventContent::text_html(
+        "!pigeon challenge Bob chak 3 days white",
+        format!(
+            "!pigeon challenge <a href=\"https://matrix.to/#/{}\">Bob</a> chak 3 days white",
+            scene.bob.id
+        ),
+    )
+    .add_mentions(Mentions::with_user_ids([scene.bob.id.clone()]));
+    let event = room
+        .send(challenge)
+        .await
+        .expect("the challenge goes out")
+        .response
+        .event_id;
+    alice.notice_to(&room, bot_id, &event).await;
+    let room_b = scene.bob.room(&room.room_id().to_owned()).await;
+    let start = scene.bob.ask(&room_b, bot_id, "!pigeon accept").await;
+    assert!(start.body().contains("Game #1"), "{}", start.body());
+    bot.stop().await;
+
+    // The bot was stopped over the digest's time: started again, it sends it at once.
+    clock.set(now + 2 * 3600 + 60);
+    let bot = run_bot(&scene.db(), config(), Arc::new(clock.clone())).await;
+    let digest = wait_for("the digest in the direct chat", async || {
+        alice
+            .seen()
+            .into_iter()
+            .find(|s| s.room == dm_id && s.sender == *bot_id && s.body().contains("Good day"))
+    })
+    .await;
+    assert!(
+        digest.body().contains("1 game awaits your move"),
+        "{}",
+        digest.body()
+    );
+    assert!(
+        digest.body().contains("Game #1 (Chak) against"),
+        "{}",
+        digest.body()
+    );
+    bot.stop().await;
 }

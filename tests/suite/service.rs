@@ -296,6 +296,9 @@ backends! {
             community: "general",
             rated: true,
             bot: None,
+            rules: "standard",
+            takebacks: false,
+            web_id: pigeon::service::new_web_id().expect("random bytes"),
         };
         let id = store.create_game(&game).await.expect("created").id;
         let incoming = Incoming {

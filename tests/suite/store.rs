@@ -51,6 +51,9 @@ fn game<'a>(white: i64, black: i64) -> NewGame<'a> {
         community: "general",
         rated: true,
         bot: None,
+        rules: "standard",
+        takebacks: false,
+        web_id: pigeon::service::new_web_id().expect("random bytes"),
     }
 }
 
@@ -155,6 +158,9 @@ backends! {
             expires_at,
             community: "general",
             rated: true,
+            rules: "standard",
+            start_position: None,
+            takebacks: false,
         };
         let named = store
             .create_challenge(&new(Some(bob.id), NOW + 100))
@@ -261,6 +267,7 @@ backends! {
         let append = AppendMoves {
             game_id: row.id,
             expected_ply: 0,
+            expected_revision: 0,
             moves: &moves,
             position: "after e3e4",
             deadline: Some(NOW + 500),
@@ -292,6 +299,7 @@ backends! {
         let reply = [("e7e6".to_owned(), Some(bob.id)), ("pass".to_owned(), None)];
         let append = AppendMoves {
             expected_ply: 1,
+            expected_revision: 1,
             moves: &reply,
             mover: "black",
             ..append
@@ -303,6 +311,7 @@ backends! {
         let white = [("e4e5+".to_owned(), Some(alice.id))];
         let append = AppendMoves {
             expected_ply: 3,
+            expected_revision: 2,
             moves: &white,
             mover: "white",
             ..append
@@ -326,6 +335,7 @@ backends! {
         let last = [("e5e6".to_owned(), Some(bob.id))];
         let append = AppendMoves {
             expected_ply: 4,
+            expected_revision: 3,
             moves: &last,
             finish: Some(("0-1", "checkmate")),
             deadline: None,
@@ -798,5 +808,45 @@ backends! {
             .expect("ended on time");
         let row = store.game(row.id).await.expect("query").expect("exists");
         assert_eq!(row.end_reason.as_deref(), Some("timeout"));
+    }
+}
+
+backends! {
+    /// The account's first start is recorded once and read the same by every process; an
+    /// older time brought in (from a file an earlier version kept) wins, a later one never.
+    #[tokio::test]
+    async fn an_accounts_first_start_is_recorded_once_and_read_by_every_process(db: TestDb) {
+        let (a, b) = (db.open().await, db.open().await);
+        assert_eq!(a.first_start("matrix", "@bot:x", NOW).await.expect("recorded"), NOW);
+        assert_eq!(
+            b.first_start("matrix", "@bot:x", NOW + 600).await.expect("read"),
+            NOW,
+            "another process, later, reads the first start"
+        );
+        assert_eq!(
+            b.first_start("matrix", "@other:x", NOW + 600).await.expect("recorded"),
+            NOW + 600,
+            "each account its own"
+        );
+        assert_eq!(
+            b.first_start("matrix", "@bot:x", NOW - 60).await.expect("brought in"),
+            NOW - 60,
+            "an earlier record wins"
+        );
+        assert_eq!(
+            a.first_start("matrix", "@bot:x", NOW).await.expect("read"),
+            NOW - 60
+        );
+    }
+
+    /// Whether a chat event was handled is read without recording it.
+    #[tokio::test]
+    async fn a_handled_event_is_known_without_being_claimed_by_asking(db: TestDb) {
+        let store = db.open().await;
+        assert!(!store.event_claimed("matrix", "$one").await.expect("read"));
+        assert!(!store.event_claimed("matrix", "$one").await.expect("read"), "asking records nothing");
+        assert!(store.claim_event("matrix", "$one", NOW).await.expect("claimed"));
+        assert!(store.event_claimed("matrix", "$one").await.expect("read"));
+        assert!(!store.event_claimed("discord", "$one").await.expect("read"), "per platform");
     }
 }

@@ -180,4 +180,44 @@ backends! {
     async fn replies_say_what_happened_and_what_to_do(db: TestDb) {
         run("replies", &db).await;
     }
+
+    #[tokio::test]
+    async fn takebacks_asked_accepted_declined_and_refused(db: TestDb) {
+        run("takebacks", &db).await;
+    }
+
+    #[tokio::test]
+    async fn games_from_a_position_and_refused_positions(db: TestDb) {
+        run("setups", &db).await;
+    }
+
+    #[tokio::test]
+    async fn chesscala_without_draws_refuses_a_turn_into_check(db: TestDb) {
+        run("nodraws", &db).await;
+    }
+
+    #[tokio::test]
+    async fn notes_stay_private_and_try_changes_nothing(db: TestDb) {
+        run("notes_try", &db).await;
+    }
+
+    #[tokio::test]
+    async fn a_day_given_only_when_less_than_the_full_time_is_left(db: TestDb) {
+        run("give_time", &db).await;
+    }
+
+    #[tokio::test]
+    async fn leave_stops_the_clocks_and_ends_by_itself_across_a_restart(db: TestDb) {
+        run("vacation", &db).await;
+    }
+
+    #[tokio::test]
+    async fn conditional_moves_answer_at_once_and_drop_what_did_not_come(db: TestDb) {
+        run("conditional", &db).await;
+    }
+
+    #[tokio::test]
+    async fn reminders_at_the_times_each_player_chose(db: TestDb) {
+        run("reminders", &db).await;
+    }
 }

@@ -10,7 +10,22 @@ use crate::chat;
 
 /// The commands whose answers only the asker sees: they are deferred ephemerally.
 pub(super) const PRIVATE_COMMANDS: &[&str] = &[
-    "moves", "games", "info", "history", "export", "rules", "settings", "help", "threads", "limits",
+    "moves",
+    "games",
+    "info",
+    "history",
+    "export",
+    "rules",
+    "settings",
+    "help",
+    "threads",
+    "limits",
+    "note",
+    "notes",
+    "try",
+    "setups",
+    "vacation",
+    "conditional",
 ];
 
 /// The slash commands: one per command of the grammar, plus the server's thread setting.
@@ -115,7 +130,60 @@ pub(super) fn options(command: &str) -> Vec<CreateCommandOption> {
             )
             .min_int_value(1)
             .max_int_value(5),
+            string_option(
+                "rules",
+                "Chesscala: play without draws (default: standard)",
+                &["standard", "nodraws"],
+            ),
+            string_option(
+                "takeback",
+                "whether takebacks are allowed (default: in casual games)",
+                &["takebacks", "notakebacks"],
+            ),
+            CreateCommandOption::new(
+                CommandOptionType::String,
+                "position",
+                "start from this position text instead of the standard start",
+            ),
         ],
+        "takeback" => vec![
+            string_option(
+                "action",
+                "what to do (default: ask)",
+                &["ask", "accept", "decline"],
+            ),
+            game_option(),
+        ],
+        "note" => vec![
+            CreateCommandOption::new(CommandOptionType::String, "text", "the note")
+                .required(true)
+                .max_length(1000),
+            game_option(),
+        ],
+        "notes" => vec![
+            game_option(),
+            string_option("action", "delete them all", &["clear"]),
+        ],
+        "try" => vec![
+            CreateCommandOption::new(
+                CommandOptionType::String,
+                "moves",
+                "the moves to try, separated by spaces",
+            )
+            .required(true),
+            game_option(),
+            variant_option("variant"),
+            CreateCommandOption::new(
+                CommandOptionType::String,
+                "position",
+                "with a game: try on this position text instead (or start)",
+            ),
+        ],
+        "setups" => vec![string_option(
+            "rating",
+            "whether games from a position may be rated here (managers only)",
+            &["rated", "casual"],
+        )],
         "accept" | "decline" | "cancel" => vec![challenge()],
         "move" => vec![
             CreateCommandOption::new(CommandOptionType::String, "move", "the move")
@@ -152,6 +220,16 @@ pub(super) fn options(command: &str) -> Vec<CreateCommandOption> {
                 "the side boards are seen from",
                 &["mine", "mover", "white", "black"],
             ),
+            CreateCommandOption::new(
+                CommandOptionType::String,
+                "reminders",
+                "times before a deadline to remind you (24h 4h 1h, or off)",
+            ),
+            CreateCommandOption::new(
+                CommandOptionType::String,
+                "digest",
+                "a daily list of games awaiting you (08:00 Europe/Berlin, or off)",
+            ),
         ],
         "limits" => vec![
             string_option(
@@ -161,6 +239,29 @@ pub(super) fn options(command: &str) -> Vec<CreateCommandOption> {
             ),
             CreateCommandOption::new(CommandOptionType::Integer, "value", "its new value")
                 .min_int_value(1),
+        ],
+        "conditional" => vec![
+            CreateCommandOption::new(
+                CommandOptionType::String,
+                "line",
+                "their move, your reply, and more pairs (e5 Vd8 f4 Je6); or list, clear",
+            )
+            .set_autocomplete(true),
+            game_option(),
+        ],
+        "vacation" => vec![
+            CreateCommandOption::new(
+                CommandOptionType::String,
+                "leave",
+                "how long from now (7d, 2d 12h), or end; leave out to see your leave",
+            ),
+            CreateCommandOption::new(
+                CommandOptionType::Integer,
+                "allowance",
+                "days of leave per year here (managers only)",
+            )
+            .min_int_value(0)
+            .max_int_value(crate::service::MOST_LEAVE_DAYS.unsigned_abs()),
         ],
         "help" => vec![CreateCommandOption::new(
             CommandOptionType::String,
@@ -184,9 +285,13 @@ pub(super) fn command_text(name: &str, options: &[CommandDataOption]) -> (String
             (CommandDataOptionValue::Integer(n), "game") => format!("#{n}"),
             (CommandDataOptionValue::Integer(n), "days") => format!("{n} days"),
             (CommandDataOptionValue::Integer(n), "level") => format!("level {n}"),
+            (CommandDataOptionValue::Integer(n), "allowance") => format!("allowance {n}"),
             (CommandDataOptionValue::Integer(n), _) => n.to_string(),
-            (CommandDataOptionValue::String(text), "pings" | "view") => {
+            (CommandDataOptionValue::String(text), "pings" | "view" | "reminders" | "digest") => {
                 format!("{} {text}", option.name)
+            }
+            (CommandDataOptionValue::String(text), "position") if name == "challenge" => {
+                format!("from {text}")
             }
             (CommandDataOptionValue::String(text), _) => text.clone(),
             _ => continue,
@@ -198,7 +303,37 @@ pub(super) fn command_text(name: &str, options: &[CommandDataOption]) -> (String
         let game = words.remove(at);
         words.insert(1, game);
     }
+    // `from` and its position come last: positions hold spaces.
+    if let Some(at) = words.iter().position(|w| w.starts_with("from ")) {
+        let from = words.remove(at);
+        words.push(from);
+    }
+    if name == "try" {
+        tried_words(&mut words, options);
+    }
     (words.join(" "), users)
+}
+
+/// `try`'s words in the grammar's order: the game number or the game and its position, then
+/// the moves (Discord sends the required `moves` first).
+fn tried_words(words: &mut Vec<String>, options: &[CommandDataOption]) {
+    let text = |name: &str| {
+        options.iter().find_map(|option| match &option.value {
+            CommandDataOptionValue::String(text) if option.name == name => Some(text.clone()),
+            _ => None,
+        })
+    };
+    let Some(moves) = text("moves") else { return };
+    let mut ordered: Vec<String> = vec![words[0].clone()];
+    match text("variant") {
+        Some(variant) => {
+            ordered.push(variant);
+            ordered.push(text("position").unwrap_or_else(|| String::from("start")));
+        }
+        None => ordered.extend(words.iter().filter(|w| w.starts_with('#')).cloned()),
+    }
+    ordered.push(moves);
+    *words = ordered;
 }
 
 pub(super) fn is_private(command: &str) -> bool {
@@ -248,6 +383,30 @@ mod tests {
         assert_eq!(text, "move #7 e3e4");
         let (text, _) = command_text("settings", &[option("pings", 3, json!("off"))]);
         assert_eq!(text, "settings pings off");
+        let (text, _) = command_text(
+            "challenge",
+            &[
+                option("position", 3, json!("start")),
+                option("variant", 3, json!("chak")),
+            ],
+        );
+        assert_eq!(text, "challenge chak from start");
+        let (text, _) = command_text(
+            "try",
+            &[
+                option("moves", 3, json!("e3e4 e7e6")),
+                option("variant", 3, json!("chak")),
+            ],
+        );
+        assert_eq!(text, "try chak start e3e4 e7e6");
+        let (text, _) = command_text(
+            "try",
+            &[
+                option("moves", 3, json!("e3e4")),
+                option("game", 4, json!(3)),
+            ],
+        );
+        assert_eq!(text, "try #3 e3e4");
     }
 
     #[test]

@@ -33,11 +33,16 @@ impl DirectMessages {
         spot: &Spot,
         mut out: Outgoing,
     ) -> bool {
-        if self.refused_lately(user) {
-            return false;
-        }
         if let Some(link) = spot.link() {
             out.content = fit(format!("{}\n{link}", out.content));
+        }
+        self.send_direct(http, user, out).await
+    }
+
+    /// Sends `out` to `user` by direct message, as text alone; `false` when it was refused.
+    pub(super) async fn send_direct(&self, http: &Http, user: UserId, mut out: Outgoing) -> bool {
+        if self.refused_lately(user) {
+            return false;
         }
         out.pings.clear();
         out.picture = None;

@@ -216,13 +216,23 @@ impl Handler {
                     response = response.add_int_choice(short(&game.to_string(), 100), game.id);
                 }
             }
+            "line" => {
+                let lines = chat::line_choices(
+                    &self.service,
+                    &asked.spot.place,
+                    &asked.user,
+                    game_of(command),
+                    &focused.value,
+                    (CHOICES, 100),
+                )
+                .await
+                .unwrap_or_default();
+                for text in lines {
+                    response = response.add_string_choice(text.clone(), text);
+                }
+            }
             "move" => {
-                let game = command.data.options.iter().find_map(|option| {
-                    match (&option.value, option.name.as_str()) {
-                        (CommandDataOptionValue::Integer(n), "game") => Some(*n),
-                        _ => None,
-                    }
-                });
+                let game = game_of(command);
                 let moves = chat::move_choices(
                     &self.service,
                     &asked.spot.place,
@@ -332,4 +342,16 @@ pub(super) fn confirmation(command: &str) -> CreateInteractionResponse {
             .components(vec![CreateActionRow::Buttons(buttons)])
             .ephemeral(true),
     )
+}
+
+/// The game number an interaction's options name, if any.
+fn game_of(command: &CommandInteraction) -> Option<i64> {
+    command
+        .data
+        .options
+        .iter()
+        .find_map(|option| match (&option.value, option.name.as_str()) {
+            (CommandDataOptionValue::Integer(n), "game") => Some(*n),
+            _ => None,
+        })
 }

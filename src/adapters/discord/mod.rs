@@ -336,6 +336,13 @@ async fn deliver(
     notice: &Notice,
 ) -> bool {
     let (place, reply) = chat::notice_reply(service, notice).await;
+    if let Notice::Digest { player, .. } = notice {
+        // The digest is a direct message; one Discord refuses is tried again later.
+        return match discord_id(player) {
+            Some(id) => dms.send_direct(http, id, outgoing(&reply)).await,
+            None => true,
+        };
+    }
     let Some(mut spot) = Spot::of(&place) else {
         warn!(channel = %place.channel, "a notice for a place that is no Discord channel");
         return true;
@@ -372,9 +379,12 @@ fn players(service: &Service, notice: &Notice) -> Vec<serenity::all::UserId> {
     let rows = match notice {
         Notice::Reminder { game, .. }
         | Notice::Timeout { game, .. }
-        | Notice::DeadlineMoved { game, .. } => vec![&game.white, &game.black],
+        | Notice::DeadlineMoved { game, .. }
+        | Notice::LeaveStarted { game, .. }
+        | Notice::LeaveEnded { game, .. } => vec![&game.white, &game.black],
         Notice::BotMoved { done, .. } => vec![&done.state.white, &done.state.black],
         Notice::ChallengeExpired { challenge, .. } => vec![&challenge.challenger],
+        Notice::Digest { .. } => Vec::new(),
     };
     let bot = service.bot(PLATFORM);
     rows.into_iter()

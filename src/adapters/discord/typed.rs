@@ -3,10 +3,10 @@
 use serenity::all::{Context, GuildId, Http, Message, RoleId, UserId};
 use tracing::{instrument, warn};
 
-use super::send::{notice, permission_problem, send};
+use super::send::{notice, outgoing, permission_problem, send};
 use super::shown::after_sent;
 use super::{Handler, PLATFORM, Spot, redacted, user_of};
-use crate::chat::{self, Incoming};
+use crate::chat::{self, Incoming, Reply};
 
 impl Handler {
     /// A message typed in a channel, thread or direct message.
@@ -69,6 +69,10 @@ impl Handler {
         };
         let replies = chat::handle(&self.service, &incoming).await;
         for reply in &replies {
+            if reply.secret && message.guild_id.is_some() {
+                self.tell_privately(&ctx.http, message, reply).await;
+                continue;
+            }
             let out = self
                 .dms
                 .outgoing(&ctx.http, &spot, reply, Some(&incoming.user))
@@ -119,6 +123,25 @@ impl Handler {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .insert(guild, role);
         role
+    }
+
+    /// Sends a reply only its asker may see (a note, the sandbox) by direct message, since a
+    /// typed message cannot get an ephemeral answer; when Discord refuses, says so in the
+    /// channel without the reply's content.
+    async fn tell_privately(&self, http: &Http, message: &Message, reply: &Reply) {
+        let sent = match message.author.id.create_dm_channel(http).await {
+            Ok(dm) => send(http, dm.id, outgoing(reply)).await.map(|_| ()),
+            Err(error) => Err(error),
+        };
+        if let Err(error) = sent {
+            warn!(error = %redacted(&error), "a private answer by direct message was refused");
+            let text = format!(
+                "<@{}>, I answer that only privately and could not send you a direct message. \
+                 Allow direct messages from this server's members, or use the slash command.",
+                message.author.id
+            );
+            let _ = send(http, message.channel_id, notice(text)).await;
+        }
     }
 
     /// Tells `author` by direct message why their message got no answer in `spot`, when

@@ -163,6 +163,11 @@ pub(super) async fn on_unreadable(
     if room.state() != RoomState::Joined {
         return;
     }
+    wait(&bot, &room, raw);
+}
+
+/// Keeps an undecryptable message (not the bot's own) to try again as keys arrive.
+pub(super) fn wait(bot: &Bot, room: &Room, raw: Raw<OriginalSyncRoomEncryptedEvent>) {
     let Ok(event) = raw.deserialize() else {
         return;
     };
@@ -202,7 +207,7 @@ pub(super) async fn retry_unreadable(client: Client, bot: Bot) {
             if let Some(message) = decrypt(&room, &waiting.event).await {
                 bot.unreadable.lock().remove(&id);
                 info!(room = %room.room_id(), event = %id, "a message was decrypted at last");
-                super::on_message(message, room, Ctx(bot.clone())).await;
+                super::on_message(message, &room, &bot);
             } else if bot.service.now() - waiting.since >= UNREADABLE_PATIENCE {
                 bot.unreadable.lock().remove(&id);
                 ask_again(&room, id, &waiting).await;

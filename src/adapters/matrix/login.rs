@@ -4,14 +4,16 @@ use std::path::{Path, PathBuf};
 
 use matrix_sdk::authentication::matrix::MatrixSession;
 use matrix_sdk::encryption::{BackupDownloadStrategy, EncryptionSettings};
+use matrix_sdk::ruma::UserId;
 use matrix_sdk::ruma::api::error::ErrorKind;
 use matrix_sdk::store::RoomLoadSettings;
 use matrix_sdk::{Client, ClientBuildError};
-use tracing::warn;
+use tracing::{info, warn};
 
-use super::{DEVICE_NAME, MatrixConfig, MatrixError, SESSION_FILE};
+use super::{DEVICE_NAME, MatrixConfig, MatrixError, PLATFORM, SESSION_FILE};
+use crate::service::Service;
 
-/// When the account first started, inside the store folder.
+/// Where earlier versions kept the account's first start, inside the store folder.
 const FIRST_START_FILE: &str = "first-start";
 /// Present when the store is encrypted with a passphrase.
 const ENCRYPTED_FILE: &str = "encrypted";
@@ -144,23 +146,42 @@ fn store_passphrase(config: &MatrixConfig) -> Result<Option<&str>, MatrixError> 
     }
 }
 
-/// When the account first started here (seconds since 1970): read from the store folder, or
-/// recorded there as `now` on the first start.
-pub(super) fn first_start(store: &Path, now: i64) -> std::io::Result<i64> {
+/// When the account first started (seconds since 1970), from the game database, where every
+/// process that may sync the account reads the same time; the first start records it. A
+/// `first-start` file that an earlier version kept in the store folder is brought into the
+/// database once (an earlier time wins) and then removed.
+pub(super) async fn first_start(
+    service: &Service,
+    store: &Path,
+    own: &UserId,
+) -> Result<i64, MatrixError> {
     let path = store.join(FIRST_START_FILE);
-    match std::fs::read_to_string(&path) {
-        Ok(text) => text.trim().parse().map_err(|_| {
-            std::io::Error::new(
+    let store_error = |source| MatrixError::Store {
+        path: path.clone(),
+        source,
+    };
+    let kept = match std::fs::read_to_string(&path) {
+        Ok(text) => Some(text.trim().parse::<i64>().map_err(|_| {
+            store_error(std::io::Error::new(
                 std::io::ErrorKind::InvalidData,
-                format!("{} holds no time", path.display()),
-            )
-        }),
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-            write_private(&path, now.to_string().as_bytes())?;
-            Ok(now)
-        }
-        Err(error) => Err(error),
+                "the file holds no time: delete it",
+            ))
+        })?),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
+        Err(error) => return Err(store_error(error)),
+    };
+    let first_start = service
+        .first_start(PLATFORM, own.as_str(), kept)
+        .await
+        .map_err(MatrixError::FirstStart)?;
+    if kept.is_some() {
+        std::fs::remove_file(&path).map_err(store_error)?;
+        info!(
+            file = %path.display(),
+            "the account's first start is now kept in the game database"
+        );
     }
+    Ok(first_start)
 }
 
 pub(super) fn session_path(store: &Path) -> PathBuf {

@@ -6,8 +6,10 @@
 //!   ([`MatrixConfig::store`]); the first start logs in with the password, later starts restore
 //!   the saved session, so the bot keeps one device and its encryption keys.
 //! - Messages sent while the bot was stopped are answered when it is back, each room's in
-//!   order; only those from before the account's first start, or older than
-//!   [`MatrixConfig::backlog_days`], are skipped. The bot never answers itself or `m.notice`s.
+//!   order, also those a sync left out after a long stop (read back from the homeserver);
+//!   only those from before the account's first start (kept in the game database), or older
+//!   than [`MatrixConfig::backlog_days`], are skipped. The bot never answers itself or
+//!   `m.notice`s.
 //! - A message is addressed to the bot when it starts with the prefix (`!pigeon`), with a
 //!   mention of the bot, names the bot in `m.mentions`, replies to one of its messages, or is
 //!   written in a direct chat (by `m.direct`, not by the number of members). Other messages
@@ -20,7 +22,8 @@
 //!   cross-signed and its keys backed up under a recovery key; a message that cannot be
 //!   decrypted is tried again as keys arrive, and its sender asked once to send it again.
 //! - Matrix has no messages that only one member sees: private replies (errors, lists) are
-//!   replies to the asker's message in the room like the others.
+//!   replies to the asker's message in the room like the others, except the secret ones
+//!   (notes, the sandbox), which go to the asker's direct chat with the bot.
 //! - matrix-sdk runs event handlers one after another inside its sync loop, so each message
 //!   and each invite is handled on a task of its own: a slow answer (a bot move, a replay, a
 //!   join that is retried) never holds up the other rooms.
@@ -30,6 +33,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+use matrix_sdk::LoopCtrl;
 use matrix_sdk::config::SyncSettings;
 use matrix_sdk::event_handler::Ctx;
 use matrix_sdk::ruma::api::client::filter::{FilterDefinition, RoomFilter};
@@ -39,7 +43,7 @@ use matrix_sdk::ruma::events::room::message::sanitize::remove_plain_reply_fallba
 use matrix_sdk::ruma::events::room::message::{
     MessageType, OriginalSyncRoomMessageEvent, Relation,
 };
-use matrix_sdk::ruma::{Int, OwnedRoomId, OwnedUserId, RoomId, UserId};
+use matrix_sdk::ruma::{Int, OwnedRoomId, OwnedUserId, RoomId, UInt, UserId};
 use matrix_sdk::{Client, Room, RoomState};
 use tokio::sync::{oneshot, watch};
 use tokio::task::JoinSet;
@@ -47,9 +51,10 @@ use tracing::{info, warn};
 
 use super::redacted;
 use login::{connect, logged_out, session_path};
-use send::{Target, place_of, send, send_picture, send_text, where_is};
+use send::{Target, place_of, send, send_picture, send_privately, send_text, where_is};
 pub use text::{Read, html_to_text, read_message, render};
 
+mod backlog;
 mod encryption;
 mod login;
 mod rooms;
@@ -58,7 +63,7 @@ mod text;
 use crate::chat::{self, Incoming, Reply};
 use crate::config::Secret;
 use crate::service::lease::{LEASE_TERM, Lease};
-use crate::service::{DAY, Place, Service, User};
+use crate::service::{DAY, Notice, Place, Service, ServiceError, User};
 
 /// The platform name of Matrix.
 pub const PLATFORM: &str = "matrix";
@@ -78,6 +83,9 @@ const LEASE_POLL: Duration = Duration::from_secs(5);
 const LEASE_RENEW: Duration = Duration::from_secs(10);
 /// How long a stopping bot waits for the messages and invites it is still handling.
 const FINISH: Duration = Duration::from_secs(10);
+/// How many of a room's latest events a sync brings ([`MatrixConfig::timeline_limit`]);
+/// older ones are read back page by page.
+pub const DEFAULT_TIMELINE_LIMIT: u32 = 20;
 
 /// How the Matrix bot connects.
 #[derive(Debug, Clone)]
@@ -103,6 +111,10 @@ pub struct MatrixConfig {
     /// The account's recovery key, for a new device to take over the account's encryption
     /// identity and key backup: `MATRIX_RECOVERY_KEY`.
     pub recovery_key: Option<Secret>,
+    /// How many of each room's latest events a sync brings (the sync filter's timeline
+    /// limit); a room with more new events is read back in pages.
+    /// [`DEFAULT_TIMELINE_LIMIT`] unless a test wants gaps.
+    pub timeline_limit: u32,
 }
 
 /// Why the Matrix bot stopped.
@@ -157,6 +169,9 @@ pub enum MatrixError {
          store was made with? ({message})"
     )]
     WrongPassphrase { path: PathBuf, message: String },
+    /// The account's first start could not be read from or recorded in the game database.
+    #[error("the Matrix account's first start in the game database: {0}")]
+    FirstStart(#[source] ServiceError),
     /// Another process took the account's lease (this one could not renew it in time).
     #[error("another process took over syncing this Matrix account")]
     LeaseLost,
@@ -175,8 +190,8 @@ struct Bot {
     prefix: String,
     allowed_servers: Arc<Vec<String>>,
     own: OwnedUserId,
-    /// When the account first started here (seconds since 1970): older messages were never
-    /// meant for the bot.
+    /// When the account first started (seconds since 1970, from the game database): older
+    /// messages were never meant for the bot.
     first_start: i64,
     /// How old a message may be, in seconds, to be answered still.
     backlog: i64,
@@ -329,15 +344,11 @@ async fn run_holding(
     lease: &Lease,
 ) -> Result<(), MatrixError> {
     let client = connect(config).await?;
-    let first_start =
-        login::first_start(&config.store, service.now()).map_err(|source| MatrixError::Store {
-            path: config.store.clone(),
-            source,
-        })?;
     let own = client
         .user_id()
         .expect("connect returns a logged-in client")
         .to_owned();
+    let first_start = login::first_start(service, &config.store, &own).await?;
     let name = client
         .account()
         .get_display_name()
@@ -360,20 +371,23 @@ async fn run_holding(
         unreadable: encryption::Unreadable::default(),
     };
     client.add_event_handler_context(bot.clone());
-    // Messages are read from the first sync on: a command sent while the bot was starting is
-    // answered; the backlog from before `started` is not (and an event already answered
-    // before a restart is recognised by its id).
-    client.add_event_handler(on_message);
+    // Messages are read from the first sync on (`backlog::on_sync`): a command sent while the
+    // bot was stopped or starting is answered (and an event already answered before a
+    // restart is recognised by its id); those the handlers get are the undecryptable ones.
     client.add_event_handler(encryption::on_unreadable);
 
     // The first sync brings the state and the invites that came while the bot was away.
     let session = session_path(&config.store);
+    let since = backlog::sync_position(&client).await;
     let first = tokio::select! {
-        result = client.sync_once(sync_settings()) => result,
+        result = client.sync_once(sync_settings(config.timeline_limit)) => result,
         _ = shutdown.wait_for(|stop| *stop) => return Ok(()),
     };
     let token = match first {
-        Ok(response) => Some(response.next_batch),
+        Ok(response) => {
+            backlog::on_sync(&client, &bot, &response, since.as_deref());
+            Some(response.next_batch)
+        }
         Err(error) => {
             if logged_out(&error) {
                 return Err(MatrixError::LoggedOut(session));
@@ -399,7 +413,7 @@ async fn run_holding(
     bot.tasks
         .spawn(async move { encryption::secure(&secured, &secure_config).await });
 
-    let syncing = sync_forever(&client, token, &session);
+    let syncing = sync_forever(&client, &bot, token, &session, config.timeline_limit);
     let clocks = clocks(&client, service);
     let unreadable = encryption::retry_unreadable(client.clone(), bot.clone());
     let result = tokio::select! {
@@ -416,18 +430,31 @@ async fn run_holding(
     result
 }
 
-/// Syncs until the login is revoked; other failures are retried.
+/// Syncs until the login is revoked, handing each sync's messages to the bot; other
+/// failures are retried.
 async fn sync_forever(
     client: &Client,
+    bot: &Bot,
     token: Option<String>,
     session: &Path,
+    timeline_limit: u32,
 ) -> Result<(), MatrixError> {
-    let mut settings = sync_settings();
+    let mut settings = sync_settings(timeline_limit);
+    // Where the last sync went on from: a gap in a room is read back to there.
+    let since = std::sync::Mutex::new(token.clone());
     if let Some(token) = token {
         settings = settings.token(token);
     }
     loop {
-        match client.sync(settings.clone()).await {
+        let synced = client.sync_with_callback(settings.clone(), |response| {
+            let previous = since
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .replace(response.next_batch.clone());
+            backlog::on_sync(client, bot, &response, previous.as_deref());
+            std::future::ready(LoopCtrl::Continue)
+        });
+        match synced.await {
             Ok(()) => return Ok(()),
             Err(error) if logged_out(&error) => {
                 return Err(MatrixError::LoggedOut(session.to_owned()));
@@ -436,17 +463,19 @@ async fn sync_forever(
                 warn!(error = %redacted(&error), "Matrix sync failed; retrying");
                 tokio::time::sleep(RETRY).await;
                 // Go on from wherever the last good sync got to.
-                settings = sync_settings();
+                settings = sync_settings(timeline_limit);
             }
         }
     }
 }
 
 /// Syncs with members lazy-loaded: a room's state brings only the members whose events
-/// come with it, not every member of a large room at each start.
-fn sync_settings() -> SyncSettings {
+/// come with it, not every member of a large room at each start; and with at most
+/// `timeline_limit` of each room's latest events (older ones are read back when needed).
+fn sync_settings(timeline_limit: u32) -> SyncSettings {
     let mut filter = FilterDefinition::default();
     filter.room = RoomFilter::with_lazy_loading();
+    filter.room.timeline.limit = Some(UInt::from(timeline_limit));
     SyncSettings::default().filter(Filter::FilterDefinition(filter))
 }
 
@@ -456,6 +485,14 @@ async fn clocks(client: &Client, service: &Service) {
     loop {
         for pending in timer.next().await {
             let (place, reply) = chat::notice_reply(service, &pending.notice).await;
+            if let Notice::Digest { player, .. } = &pending.notice {
+                if send_direct(client, &player.id, &reply).await {
+                    service.delivered(pending.id).await;
+                } else {
+                    service.not_delivered(pending.id).await;
+                }
+                continue;
+            }
             let Some((room, thread)) = where_is(&place.channel) else {
                 warn!(channel = %place.channel, "a notice for a channel that is no room");
                 service.not_delivered(pending.id).await;
@@ -476,6 +513,25 @@ async fn clocks(client: &Client, service: &Service) {
             }
         }
     }
+}
+
+/// Sends `reply` to `user` in their direct chat with the bot, opening one when there is none.
+async fn send_direct(client: &Client, user: &str, reply: &Reply) -> bool {
+    let Ok(user) = UserId::parse(user) else {
+        warn!("a direct message for an account that is no Matrix user");
+        return true;
+    };
+    let room = match client.get_dm_room(&user) {
+        Some(room) => room,
+        None => match client.create_dm(&user).await {
+            Ok(room) => room,
+            Err(error) => {
+                warn!(error = %redacted(&error), "opening a direct chat failed");
+                return false;
+            }
+        },
+    };
+    send(&room, reply, &Target::default()).await
 }
 
 /// An invite is followed on a task of its own: joining may be retried for several seconds.
@@ -519,13 +575,11 @@ fn server_allowed(allowed: &[String], server: &str) -> bool {
     allowed.is_empty() || allowed.iter().any(|s| s.eq_ignore_ascii_case(server))
 }
 
-/// A message is answered on a task of its own, so the sync loop goes on at once.
-async fn on_message(event: OriginalSyncRoomMessageEvent, room: Room, Ctx(bot): Ctx<Bot>) {
-    if room.state() != RoomState::Joined || event.sender == bot.own {
+/// A message is answered on a task of its own, after the room's earlier ones, so the sync
+/// loop goes on at once.
+fn on_message(event: OriginalSyncRoomMessageEvent, room: &Room, bot: &Bot) {
+    if room.state() != RoomState::Joined || !message_wanted(&event, bot) {
         return;
-    }
-    if matches!(event.content.relates_to, Some(Relation::Replacement(_))) {
-        return; // an edit: the original was answered
     }
     let at = i64::from(event.origin_server_ts.as_secs());
     if let Some(why) = skipped(at, bot.first_start, bot.service.now(), bot.backlog) {
@@ -536,6 +590,12 @@ async fn on_message(event: OriginalSyncRoomMessageEvent, room: Room, Ctx(bot): C
         .order
         .after(room.room_id(), answer(event, room.clone(), bot.clone()));
     bot.tasks.spawn(work);
+}
+
+/// Whether a message is for the bot to read: not its own, not an edit (the original was
+/// read).
+fn message_wanted(event: &OriginalSyncRoomMessageEvent, bot: &Bot) -> bool {
+    event.sender != bot.own && !matches!(event.content.relates_to, Some(Relation::Replacement(_)))
 }
 
 /// Why a message stamped `at` is not answered at `now`, if it is not: it predates the
@@ -604,6 +664,10 @@ async fn answer(event: OriginalSyncRoomMessageEvent, room: Room, bot: Bot) {
         thread,
     };
     for reply in chat::handle(&bot.service, &incoming).await {
+        if reply.secret && !direct {
+            send_privately(&room, &event.sender, &reply, &target).await;
+            continue;
+        }
         match reply.started {
             Some(game) if target.thread.is_none() => {
                 start(&bot.service, &room, &incoming.place, game, &reply, &target).await;

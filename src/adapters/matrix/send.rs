@@ -1,7 +1,6 @@
 //! Sending replies: text with pills as an `m.notice` or, when it addresses someone, an
 //! `m.text`; the picture as an `m.image`.
 
-use matrix_sdk::Room;
 use matrix_sdk::attachment::{AttachmentConfig, AttachmentInfo, BaseImageInfo};
 use matrix_sdk::room::reply::{EnforceThread, Reply as ReplyTo};
 use matrix_sdk::ruma::events::Mentions;
@@ -9,7 +8,8 @@ use matrix_sdk::ruma::events::relation::{InReplyTo, Reply as ReplyRelation, Thre
 use matrix_sdk::ruma::events::room::message::{
     AddMentions, Relation, ReplyWithinThread, RoomMessageEventContent,
 };
-use matrix_sdk::ruma::{EventId, OwnedEventId, OwnedRoomId, RoomId, UInt};
+use matrix_sdk::ruma::{EventId, OwnedEventId, OwnedRoomId, RoomId, UInt, UserId};
+use matrix_sdk::{Room, RoomState};
 use tracing::error;
 
 use super::text::render;
@@ -71,6 +71,33 @@ pub(super) async fn send(room: &Room, reply: &Reply, target: &Target) -> bool {
         send_picture(room, picture, target).await;
     }
     true
+}
+
+/// Sends a reply only its asker may see (a note, the sandbox) to their direct chat with the
+/// bot, opening one when there is none, and says in `room` where it went, without its content.
+pub(super) async fn send_privately(room: &Room, asker: &UserId, reply: &Reply, target: &Target) {
+    let client = room.client();
+    let dm = match client
+        .get_dm_room(asker)
+        .filter(|dm| dm.state() == RoomState::Joined)
+    {
+        Some(dm) => Ok(dm),
+        None => client.create_dm(asker).await,
+    };
+    let sent = match dm {
+        Ok(dm) => send(&dm, reply, &Target::default()).await,
+        Err(error) => {
+            error!(error = %redacted(&error), "opening a direct chat failed");
+            false
+        }
+    };
+    let note = if sent {
+        "I answered that in our direct chat: only you can see it there."
+    } else {
+        "I answer that only in a direct chat and could not open one with you: start a direct \
+         chat with me and ask there."
+    };
+    send(room, &Reply::private(note), target).await;
 }
 
 /// Sends a reply's text: an `m.text` when it mentions someone, so that their push rules

@@ -5,6 +5,7 @@ use matrix_sdk::ruma::{OwnedUserId, UserId};
 
 use super::send::where_is;
 use crate::chat::{Part, Reply};
+use crate::markup::escape_html;
 
 /// A reply as Matrix text: the plain body, the HTML body with a pill per mention and
 /// `<code>` for the bot's own backticks (command examples), and the users it mentions (for
@@ -64,21 +65,6 @@ pub fn render(reply: &Reply) -> (String, String, Vec<OwnedUserId>) {
         html.push_str("</code>");
     }
     (body, html.replace('\n', "<br>"), mentioned)
-}
-
-fn escape_html(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// A message's HTML body as command text: a pill becomes the `@user:server` it links to,

@@ -30,7 +30,7 @@ use self::board::Stack;
 use self::movegen::{Collect, Count, Mv, Visit};
 use crate::rules::{
     BoardView, Cell, Color, Coord, EndReason, Mark, MoveError, MoveMarks, Outcome, PieceView,
-    Position, PositionError, Variant,
+    Position, PositionError, RuleSet, Variant,
 };
 
 pub use self::movegen::Turn;
@@ -74,9 +74,30 @@ pub struct Chesscala {
     /// The side to move has lost twelve pieces: this is its final extra turn.
     pending_attrition: bool,
     result: Option<GameResult>,
+    /// The optional rule without draws (CC-K7): a turn may not end with the mover's own king
+    /// in check, and mating or reaching twelve enemy losses wins at once. Not part of the
+    /// position text: the game's [`RuleSet`] sets it.
+    no_draws: bool,
 }
 
 impl Chesscala {
+    /// The rule set this position is played under.
+    #[must_use]
+    pub const fn rules(&self) -> RuleSet {
+        if self.no_draws {
+            RuleSet::NoDraws
+        } else {
+            RuleSet::Standard
+        }
+    }
+
+    /// The same position under `rules`.
+    #[must_use]
+    pub fn under(mut self, rules: RuleSet) -> Chesscala {
+        self.no_draws = rules == RuleSet::NoDraws;
+        self
+    }
+
     /// The number of (attacking enemy piece, own king) pairs against `color` (§3.8 item 2).
     #[must_use]
     pub fn checks(&self, color: Color) -> u32 {
@@ -95,6 +116,11 @@ impl Chesscala {
         let mut count = Count::default();
         self.generate(&mut count);
         count.total
+    }
+
+    /// Whether the side to move has a legal turn.
+    fn has_turn(&self) -> bool {
+        self.count_turns() > 0
     }
 
     /// Whether some legal turn of the side to move ends with none of its kings in check.
@@ -146,6 +172,7 @@ impl Chesscala {
                 GameResult::Win(c) => GameResult::Win(c.other()),
                 GameResult::Draw => GameResult::Draw,
             }),
+            no_draws: self.no_draws,
         }
     }
 }
@@ -264,6 +291,16 @@ impl Position for Chesscala {
     }
 
     fn outcome(&self) -> Option<Outcome> {
+        if self.no_draws && self.result.is_none() && !self.has_turn() {
+            // CC-K7: no turn keeps the side to move out of check. In check that is checkmate;
+            // out of it, a side that cannot move loses too, since this rule set has no draws.
+            let reason = if self.in_check() {
+                EndReason::Checkmate
+            } else {
+                EndReason::Stalemate
+            };
+            return Some(Outcome::win(self.side.other(), reason));
+        }
         let attrition = |c: Color| self.losses[c.index()] >= board::ATTRITION_LOSSES;
         Some(match self.result? {
             GameResult::Win(winner) if attrition(winner.other()) => {
@@ -284,6 +321,8 @@ impl Position for Chesscala {
         match self.outcome() {
             Some(outcome) => super::mated(outcome, self.side).then_some(Mark::Mate),
             None if !self.in_check() => None,
+            // CC-K7: a mate is already the outcome.
+            None if self.no_draws => Some(Mark::Check),
             None if self.pending_mate || self.pending_attrition || self.can_escape() => {
                 Some(Mark::Check)
             }
@@ -313,6 +352,9 @@ impl Position for Chesscala {
     }
 
     fn perft(&self, depth: u32) -> u64 {
+        if self.no_draws {
+            return self.perft_no_draws(depth);
+        }
         match depth {
             0 => 1,
             1 => self.count_turns(),

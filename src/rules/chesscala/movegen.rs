@@ -320,6 +320,25 @@ fn changed_squares(pos: &Chesscala, mv: Mv) -> ([u8; FULL + 1], usize) {
     (squares, n)
 }
 
+/// Passes on to `sink` only the turns after which the mover has no king in check (CC-K7). Its
+/// bulk methods are the trait's defaults, so every turn is built and tested.
+struct KingSafe<'a, S: Sink> {
+    pos: &'a Chesscala,
+    sink: &'a mut S,
+}
+
+impl<S: Sink> Sink for KingSafe<'_, S> {
+    fn turn(&mut self, turn: Turn) {
+        let mut next = self.pos.clone();
+        for mv in turn.moves() {
+            next.apply(mv);
+        }
+        if next.check_pairs(self.pos.side) == 0 {
+            self.sink.turn(turn);
+        }
+    }
+}
+
 /// Hands every turn to a closure (perft's inner levels, without building a list).
 pub struct Visit<F: FnMut(Turn)>(pub F);
 
@@ -344,8 +363,38 @@ impl Chesscala {
         &self.board[usize::from(sq)]
     }
 
-    /// Enumerates every legal turn into `sink`.
+    /// Enumerates every legal turn into `sink`: under the rule without draws (CC-K7) only the
+    /// turns that leave the mover's kings out of check, tested one by one at the end.
     pub(super) fn generate<S: Sink>(&self, sink: &mut S) {
+        if self.no_draws {
+            self.generate_all(&mut KingSafe { pos: self, sink });
+        } else {
+            self.generate_all(sink);
+        }
+    }
+
+    /// Perft under the rule without draws: every turn of the standard generator is played once
+    /// and kept only when it leaves the mover out of check, so the test costs no second copy.
+    pub(super) fn perft_no_draws(&self, depth: u32) -> u64 {
+        match depth {
+            0 => 1,
+            1 => self.count_turns(),
+            _ => {
+                let me = self.side;
+                let mut total = 0;
+                self.generate_all(&mut Visit(|turn: Turn| {
+                    let next = self.after_turn(&turn, false);
+                    if next.check_pairs(me) == 0 {
+                        total += next.perft_no_draws(depth - 1);
+                    }
+                }));
+                total
+            }
+        }
+    }
+
+    /// Enumerates every turn of the standard rules into `sink`.
+    fn generate_all<S: Sink>(&self, sink: &mut S) {
         if self.result.is_some() {
             return;
         }
@@ -714,10 +763,22 @@ impl Chesscala {
         next
     }
 
-    /// The end-of-turn rules: escape (CC-K3), attrition (CC-K4), final turns (§3.8 items 6-8).
+    /// The end-of-turn rules: escape (CC-K3), attrition (CC-K4), final turns (§3.8 items 6-8);
+    /// without draws (CC-K7) twelve enemy losses win at once (a mate is found by
+    /// [`Chesscala::outcome`], since it needs the opponent's turns).
     fn end_turn(&mut self, was_in_check: bool) {
         let me = self.side;
         let opp = me.other();
+        if self.no_draws {
+            if self.losses[opp.index()] >= board::ATTRITION_LOSSES {
+                self.result = Some(GameResult::Win(me));
+            }
+            if me == Color::White {
+                self.first = false;
+            }
+            self.side = opp;
+            return;
+        }
         let me_checked = self.check_pairs(me) > 0;
         let failed = was_in_check && me_checked;
         if self.pending_mate || self.pending_attrition {

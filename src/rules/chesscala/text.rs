@@ -135,6 +135,7 @@ pub fn parse(text: &str) -> Result<Chesscala, PositionError> {
         pending_mate,
         pending_attrition,
         result,
+        no_draws: false,
     })
 }
 

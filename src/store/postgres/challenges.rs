@@ -10,8 +10,10 @@ pub(super) async fn create_challenge(
 ) -> Result<ChallengeRow> {
     Ok(sqlx::query_as(
         "INSERT INTO challenges (platform, channel, challenger_id, challenged_id, game_key, \
-         days_per_move, color, status, created_at, expires_at, community, rated) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, 'open', $8, $9, $10, $11) RETURNING *",
+         days_per_move, color, status, created_at, expires_at, community, rated, rules, \
+         start_position, takebacks) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 'open', $8, $9, $10, $11, \
+         $12, $13, $14) RETURNING *",
     )
     .bind(new.platform)
     .bind(new.channel)
@@ -24,6 +26,9 @@ pub(super) async fn create_challenge(
     .bind(new.expires_at)
     .bind(new.community)
     .bind(new.rated)
+    .bind(new.rules)
+    .bind(new.start_position)
+    .bind(new.takebacks)
     .fetch_one(&db.pool)
     .await?)
 }

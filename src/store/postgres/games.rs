@@ -33,6 +33,13 @@ pub(super) async fn game(db: &PostgresDatabase, id: i64) -> Result<Option<GameRo
         .await?)
 }
 
+pub(super) async fn game_by_web_id(db: &PostgresDatabase, web_id: &str) -> Result<Option<GameRow>> {
+    Ok(sqlx::query_as("SELECT * FROM games WHERE web_id = $1")
+        .bind(web_id)
+        .fetch_optional(&db.pool)
+        .await?)
+}
+
 pub(super) async fn game_with_moves(
     db: &PostgresDatabase,
     id: i64,
@@ -153,11 +160,12 @@ pub(super) async fn append_moves(db: &PostgresDatabase, append: &AppendMoves<'_>
         Some((result, reason)) => ("finished", Some(result), Some(reason), Some(append.now)),
         None => ("active", None, None, None),
     };
-    sqlx::query(
+    let updated = sqlx::query(
         "UPDATE games SET ply = $2, position = $3, deadline = $4, status = $5, result = $6, \
          end_reason = $7, finished_at = $8, updated_at = $9, \
-         draw_offer = CASE WHEN draw_offer = $10 THEN draw_offer END \
-         WHERE id = $1",
+         draw_offer = CASE WHEN draw_offer = $10 THEN draw_offer END, \
+         takeback_offer = NULL, revision = revision + 1 \
+         WHERE id = $1 AND revision = $11",
     )
     .bind(append.game_id)
     .bind(new_ply)
@@ -169,8 +177,12 @@ pub(super) async fn append_moves(db: &PostgresDatabase, append: &AppendMoves<'_>
     .bind(finished_at)
     .bind(append.now)
     .bind(append.mover)
+    .bind(append.expected_revision)
     .execute(&mut *tx)
     .await?;
+    if updated.rows_affected() != 1 {
+        return Err(StoreError::Conflict);
+    }
     let plies: Vec<i64> = (1..=append.moves.len() as i64)
         .map(|index| append.expected_ply + index)
         .collect();
@@ -291,8 +303,9 @@ pub(super) async fn insert_game(
     Ok(sqlx::query_as(
         "INSERT INTO games (platform, channel, game_key, start_position, white_id, black_id, \
          days_per_move, ply, position, status, deadline, rematch_of, created_at, updated_at, \
-         community, rated, bot_level, bot_side) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $4, 'active', $8, $9, $10, $10, $11, $12, $13, $14) \
+         community, rated, bot_level, bot_side, rules, takebacks, web_id) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $4, 'active', $8, $9, $10, $10, $11, $12, $13, $14, \
+         $15, $16, $17) \
          RETURNING *",
     )
     .bind(game.platform)
@@ -309,6 +322,9 @@ pub(super) async fn insert_game(
     .bind(game.rated)
     .bind(game.bot.map(|(level, _)| level))
     .bind(game.bot.map(|(_, side)| side))
+    .bind(game.rules)
+    .bind(game.takebacks)
+    .bind(&game.web_id)
     .fetch_one(&mut **tx)
     .await?)
 }

@@ -143,3 +143,25 @@ pub(super) async fn release_lease(db: &PostgresDatabase, name: &str, holder: &st
         .await?;
     Ok(())
 }
+
+/// The account's first start: `at` recorded when none is, or when earlier than the one that
+/// is; the time kept is returned.
+pub(super) async fn first_start(
+    db: &PostgresDatabase,
+    platform: &str,
+    account: &str,
+    at: i64,
+) -> Result<i64> {
+    let kept = sqlx::query_scalar(
+        "INSERT INTO first_starts (platform, account, started_at) VALUES ($1, $2, $3) \
+         ON CONFLICT (platform, account) DO UPDATE \
+         SET started_at = LEAST(first_starts.started_at, excluded.started_at) \
+         RETURNING started_at",
+    )
+    .bind(platform)
+    .bind(account)
+    .bind(at)
+    .fetch_one(&db.pool)
+    .await?;
+    Ok(kept)
+}

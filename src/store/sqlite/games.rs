@@ -33,6 +33,13 @@ pub(super) async fn game(db: &SqliteDatabase, id: i64) -> Result<Option<GameRow>
         .await?)
 }
 
+pub(super) async fn game_by_web_id(db: &SqliteDatabase, web_id: &str) -> Result<Option<GameRow>> {
+    Ok(sqlx::query_as("SELECT * FROM games WHERE web_id = ?1")
+        .bind(web_id)
+        .fetch_optional(&db.pool)
+        .await?)
+}
+
 pub(super) async fn game_with_moves(
     db: &SqliteDatabase,
     id: i64,
@@ -121,8 +128,9 @@ pub(super) async fn append_moves(db: &SqliteDatabase, append: &AppendMoves<'_>) 
     let done = sqlx::query(
         "UPDATE games SET ply = ?3, position = ?4, deadline = ?5, status = ?6, result = ?7, \
          end_reason = ?8, finished_at = ?9, updated_at = ?10, \
-         draw_offer = CASE WHEN draw_offer = ?11 THEN draw_offer END \
-         WHERE id = ?1 AND ply = ?2 AND status = 'active'",
+         draw_offer = CASE WHEN draw_offer = ?11 THEN draw_offer END, \
+         takeback_offer = NULL, revision = revision + 1 \
+         WHERE id = ?1 AND ply = ?2 AND revision = ?12 AND status = 'active'",
     )
     .bind(append.game_id)
     .bind(append.expected_ply)
@@ -135,6 +143,7 @@ pub(super) async fn append_moves(db: &SqliteDatabase, append: &AppendMoves<'_>) 
     .bind(finished_at)
     .bind(append.now)
     .bind(append.mover)
+    .bind(append.expected_revision)
     .execute(&mut *tx)
     .await?;
     if done.rows_affected() != 1 {
@@ -252,8 +261,9 @@ pub(super) async fn insert_game(
     Ok(sqlx::query_as(
         "INSERT INTO games (platform, channel, game_key, start_position, white_id, black_id, \
          days_per_move, ply, position, status, deadline, rematch_of, created_at, updated_at, \
-         community, rated, bot_level, bot_side) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0, ?4, 'active', ?8, ?9, ?10, ?10, ?11, ?12, ?13, ?14) \
+         community, rated, bot_level, bot_side, rules, takebacks, web_id) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0, ?4, 'active', ?8, ?9, ?10, ?10, ?11, ?12, ?13, ?14, \
+         ?15, ?16, ?17) \
          RETURNING *",
     )
     .bind(game.platform)
@@ -270,6 +280,9 @@ pub(super) async fn insert_game(
     .bind(game.rated)
     .bind(game.bot.map(|(level, _)| level))
     .bind(game.bot.map(|(_, side)| side))
+    .bind(game.rules)
+    .bind(game.takebacks)
+    .bind(&game.web_id)
     .fetch_one(&mut **tx)
     .await?)
 }

@@ -101,3 +101,19 @@ pub(super) async fn claim_event(
     .await?;
     Ok(done.rows_affected() == 1)
 }
+
+/// Whether the platform event was recorded as processed.
+pub(super) async fn event_claimed(
+    db: &SqliteDatabase,
+    platform: &str,
+    event_id: &str,
+) -> Result<bool> {
+    let claimed = sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM events WHERE platform = ?1 AND event_id = ?2)",
+    )
+    .bind(platform)
+    .bind(event_id)
+    .fetch_one(&db.pool)
+    .await?;
+    Ok(claimed)
+}

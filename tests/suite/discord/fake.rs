@@ -10,7 +10,7 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{Notify, mpsc};
+use tokio::sync::{Notify, broadcast, mpsc};
 use tokio_tungstenite::tungstenite::Message as Frame;
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
@@ -103,6 +103,8 @@ pub struct FakeDiscord {
     log: Arc<Mutex<Log>>,
     changed: Arc<Notify>,
     events: mpsc::UnboundedSender<(String, Value)>,
+    /// Events for every connected session at once.
+    everywhere: broadcast::Sender<(String, Value)>,
     /// How many recorded requests the test has looked past.
     cursor: usize,
 }
@@ -121,10 +123,12 @@ impl FakeDiscord {
         let log = Arc::new(Mutex::new(Log::default()));
         let changed = Arc::new(Notify::new());
         let (events, receiver) = mpsc::unbounded_channel();
+        let (everywhere, _) = broadcast::channel(1024);
         tokio::spawn(serve_http(http, ws, Arc::clone(&log), Arc::clone(&changed)));
         tokio::spawn(serve_gateway(
             gateway,
             receiver,
+            everywhere.clone(),
             Arc::clone(&log),
             Arc::clone(&changed),
         ));
@@ -133,6 +137,7 @@ impl FakeDiscord {
             log,
             changed,
             events,
+            everywhere,
             cursor: 0,
         }
     }
@@ -140,21 +145,19 @@ impl FakeDiscord {
     /// Sends a gateway event (`INTERACTION_CREATE`, `MESSAGE_CREATE`) to the bot, after
     /// checking that serenity reads it.
     pub fn dispatch(&self, kind: &str, data: Value) {
-        let checked = match kind {
-            "INTERACTION_CREATE" => {
-                serde_json::from_value::<serenity::all::Interaction>(data.clone()).map(|_| ())
-            }
-            "MESSAGE_CREATE" => {
-                serde_json::from_value::<serenity::all::Message>(data.clone()).map(|_| ())
-            }
-            _ => Ok(()),
-        };
-        if let Err(error) = checked {
-            panic!("serenity cannot read this {kind}: {error}\n{data:#}");
-        }
+        check_readable(kind, &data);
         self.events
             .send((kind.to_owned(), data))
             .expect("the gateway runs");
+    }
+
+    /// Sends a gateway event to every connected session, as Discord does when two processes
+    /// run the same shard: each receives its own copy.
+    pub fn dispatch_everywhere(&self, kind: &str, data: Value) {
+        check_readable(kind, &data);
+        self.everywhere
+            .send((kind.to_owned(), data))
+            .expect("sessions are connected");
     }
 
     /// From now on, refuses requests with this method whose path contains `path`, with a
@@ -622,17 +625,35 @@ pub fn message(id: u64, channel: u64, author: u64, name: &str, content: &str) ->
     })
 }
 
+/// Panics unless serenity reads `data` as the event `kind`.
+fn check_readable(kind: &str, data: &Value) {
+    let checked = match kind {
+        "INTERACTION_CREATE" => {
+            serde_json::from_value::<serenity::all::Interaction>(data.clone()).map(|_| ())
+        }
+        "MESSAGE_CREATE" => {
+            serde_json::from_value::<serenity::all::Message>(data.clone()).map(|_| ())
+        }
+        _ => Ok(()),
+    };
+    if let Err(error) = checked {
+        panic!("serenity cannot read this {kind}: {error}\n{data:#}");
+    }
+}
+
 async fn serve_gateway(
     listener: TcpListener,
     events: mpsc::UnboundedReceiver<(String, Value)>,
+    everywhere: broadcast::Sender<(String, Value)>,
     log: Arc<Mutex<Log>>,
     changed: Arc<Notify>,
 ) {
     let events = Arc::new(tokio::sync::Mutex::new(events));
     while let Ok((stream, _)) = listener.accept().await {
         let (events, log, changed) = (Arc::clone(&events), Arc::clone(&log), Arc::clone(&changed));
+        let everywhere = everywhere.subscribe();
         tokio::spawn(async move {
-            let _ = session(stream, &events, &log, &changed).await;
+            let _ = session(stream, &events, everywhere, &log, &changed).await;
         });
     }
 }
@@ -642,6 +663,7 @@ async fn serve_gateway(
 async fn session(
     stream: TcpStream,
     events: &tokio::sync::Mutex<mpsc::UnboundedReceiver<(String, Value)>>,
+    mut everywhere: broadcast::Receiver<(String, Value)>,
     log: &Mutex<Log>,
     changed: &Notify,
 ) -> Result<(), tokio_tungstenite::tungstenite::Error> {
@@ -696,6 +718,16 @@ async fn session(
             // Each shard's session waits for the next event; the lock is held only while waiting.
             event = async { events.lock().await.recv().await } => {
                 let Some((kind, data)) = event else { return Ok(()) };
+                sequence += 1;
+                let payload = json!({ "op": 0, "s": sequence, "t": kind, "d": data });
+                ws.send(Frame::text(payload.to_string())).await?;
+            }
+            event = everywhere.recv() => {
+                let (kind, data) = match event {
+                    Ok(event) => event,
+                    Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                    Err(broadcast::error::RecvError::Closed) => return Ok(()),
+                };
                 sequence += 1;
                 let payload = json!({ "op": 0, "s": sequence, "t": kind, "d": data });
                 ws.send(Frame::text(payload.to_string())).await?;

@@ -3,6 +3,8 @@
 //! makes: response types, contents, buttons, ephemeral flags, threads and board pictures.
 
 mod fake;
+mod options;
+mod processes;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -467,7 +469,7 @@ async fn a_whole_game_through_slash_commands_buttons_and_a_thread() {
     assert_board(&start);
     assert_eq!(
         custom_ids(&start),
-        ["moves #1", "draw #1 offer", "resign #1"]
+        ["moves #1", "draw #1 offer", "resign #1", "give time #1"]
     );
     let thread = bot
         .fake
@@ -1309,5 +1311,138 @@ async fn stale_buttons_go_and_a_finished_game_closes_its_named_thread() {
     let archived = thread_edit(&mut bot, thread).await;
     assert_eq!(archived.json["archived"], true);
     assert!(archived.json.get("locked").is_none(), "{}", archived.json);
+    bot.stop().await;
+}
+
+/// The choices of an autocomplete answer.
+fn choice_values(answer: &Recorded) -> Vec<String> {
+    answer.json["data"]["choices"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["value"].as_str().map(str::to_owned))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_day_given_by_button_and_conditional_moves_completed_and_kept_private() {
+    let mut bot = Bot::start().await;
+    let thread = started(&mut bot).await;
+    bot.say(ALICE, thread, "e3e4");
+    bot.fake
+        .next("POST", &format!("/channels/{thread}/messages"))
+        .await;
+
+    // The game message's "Give a day": refused while bob's time is full, then granted.
+    let pressed = bot.press(ALICE, thread, 8_003, "give time #1");
+    let refusal = bot.private_error(&pressed).await;
+    assert!(
+        refusal.contains("still has nearly all their time"),
+        "{refusal}"
+    );
+    bot.clock.advance(2 * HOUR);
+    let pressed = bot.press(ALICE, thread, 8_003, "give time #1");
+    let given = bot.answer(&pressed).await;
+    assert_says(&given, "alice gave bob one more day in game #1");
+    assert_says(&given, "2026-01-05 09:00 UTC");
+
+    // alice completes a line with /conditional: bob's moves first, then her replies.
+    let typed = bot.command(
+        4,
+        ALICE,
+        thread,
+        "conditional",
+        json!([{ "name": "line", "type": 3, "value": "", "focused": true }]),
+    );
+    let theirs = choice_values(&bot.callback(&typed).await);
+    assert_eq!(theirs.len(), 25, "{theirs:?}");
+    let expected = theirs
+        .iter()
+        .find(|m| m.as_str() == "e6")
+        .cloned()
+        .unwrap_or_else(|| theirs[0].clone());
+    let typed = bot.command(
+        4,
+        ALICE,
+        thread,
+        "conditional",
+        json!([{ "name": "line", "type": 3, "value": format!("{expected} "), "focused": true }]),
+    );
+    let lines = choice_values(&bot.callback(&typed).await);
+    assert!(!lines.is_empty(), "no replies offered");
+    assert!(
+        lines.iter().all(|l| l.starts_with(&format!("{expected} "))),
+        "{lines:?}"
+    );
+    let line = lines[0].clone();
+    let reply = line[expected.len() + 1..].to_owned();
+    // Entered and listed privately (ephemeral), never in the thread.
+    let stored = bot
+        .private(
+            ALICE,
+            thread,
+            "conditional",
+            json!([option("line", 3, json!(line))]),
+        )
+        .await;
+    assert_says(&stored, "Stored. Your conditional lines in game #1 (1)");
+    let listed = bot.private(ALICE, thread, "conditional", json!([])).await;
+    assert_says(&listed, &format!("if {expected} then {reply}"));
+    let in_thread = bot
+        .fake
+        .all("POST", &format!("/channels/{thread}/messages"));
+    assert!(
+        in_thread.iter().all(|m| !text(m).contains(&line)),
+        "the line was shown in the thread"
+    );
+
+    // bob plays the expected move: alice's reply follows at once, in the thread.
+    let typed_move = theirs
+        .iter()
+        .find(|m| **m == expected)
+        .cloned()
+        .unwrap_or_default();
+    bot.say(BOB, thread, &typed_move);
+    let moved = bot
+        .fake
+        .next("POST", &format!("/channels/{thread}/messages"))
+        .await;
+    assert_says(&moved, "bob played");
+    let answered = bot
+        .fake
+        .next("POST", &format!("/channels/{thread}/messages"))
+        .await;
+    assert_says(&answered, &format!("alice played {reply}"));
+    let game = bot.service.load(1).await.expect("the game");
+    assert_eq!(game.row.ply, 3);
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_daily_digest_comes_by_direct_message() {
+    let mut bot = Bot::ticking(Duration::from_millis(20)).await;
+    let thread = started(&mut bot).await;
+    let set = bot
+        .private(
+            ALICE,
+            thread,
+            "settings",
+            json!([option("digest", 3, json!("09:30 UTC"))]),
+        )
+        .await;
+    assert_says(&set, "Daily digest: at 09:30 (UTC)");
+    bot.clock.advance(31 * 60);
+    let dm = bot.fake.next("POST", "/users/@me/channels").await;
+    assert_eq!(dm.json["recipient_id"], ALICE.to_string());
+    let digest = bot
+        .fake
+        .next(
+            "POST",
+            &format!("/channels/{}/messages", DM_CHANNELS + ALICE),
+        )
+        .await;
+    assert_says(&digest, "Good day, alice: 1 game awaits your move.");
+    assert_says(&digest, "Game #1 (Chak) against bob");
+    assert_says(&digest, &format!("<#{thread}>"));
     bot.stop().await;
 }

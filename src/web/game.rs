@@ -1,0 +1,236 @@
+//! The pages of a game, under `/g/<web_id>`: the page, its board pictures, the record, the
+//! replay and, while the game runs, its events.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderValue, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use futures_util::StreamExt as _;
+use futures_util::stream::{self, Stream};
+use tokio::sync::broadcast::error::RecvError;
+
+use super::html::{self, View};
+use super::{NoError, Web, WebError};
+use crate::rules::Color;
+use crate::service::{Image, PageGame, export};
+
+/// The routes of game pages.
+pub(super) fn routes() -> Router<Web> {
+    Router::new()
+        .route("/g/{id}", get(page))
+        .route("/g/{id}/board/{file}", get(board))
+        .route("/g/{id}/record.pgn", get(record))
+        .route("/g/{id}/replay.gif", get(replay))
+        .route("/g/{id}/events", get(events))
+}
+
+/// How long a client may keep what it got: a finished game's pictures never change; a running
+/// game's page and pictures change with its next move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Freshness {
+    Finished,
+    Running,
+}
+
+impl Freshness {
+    fn of(game: &PageGame) -> Freshness {
+        if game.state.is_active() {
+            Freshness::Running
+        } else {
+            Freshness::Finished
+        }
+    }
+
+    /// The `Cache-Control` of a page or record (a finished game's ratings may still be
+    /// settled, so it is kept for minutes, not for ever).
+    fn page(self) -> &'static str {
+        match self {
+            Freshness::Finished => "public, max-age=300",
+            Freshness::Running => "public, max-age=5, must-revalidate",
+        }
+    }
+
+    /// The `Cache-Control` of a picture.
+    fn image(self) -> &'static str {
+        match self {
+            Freshness::Finished => "public, max-age=31536000, immutable",
+            Freshness::Running => "public, max-age=10",
+        }
+    }
+}
+
+/// The response with this `Cache-Control`.
+fn cached(mut response: Response, cache: &'static str) -> Response {
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+    response
+}
+
+/// The side a `side=` query parameter asks for: White unless `black` (or Chak's `green`).
+fn side(query: &HashMap<String, String>) -> Color {
+    match query.get("side").map(String::as_str) {
+        Some("black" | "green") => Color::Black,
+        _ => Color::White,
+    }
+}
+
+impl Web {
+    /// The game at `/g/<id>`.
+    async fn game(&self, id: &str) -> Result<PageGame, WebError> {
+        self.service.page_game(id).await?.ok_or(WebError::NotFound)
+    }
+}
+
+async fn page(
+    State(web): State<Web>,
+    Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Result<Response, WebError> {
+    let game = web.game(&id).await?;
+    let plies = game.state.record.moves().len();
+    let ply = match query.get("ply") {
+        None => plies,
+        Some(text) => text
+            .parse()
+            .ok()
+            .filter(|&ply| ply <= plies)
+            .ok_or(WebError::NotFound)?,
+    };
+    let view = View {
+        ply,
+        side: side(&query),
+    };
+    let path = format!("/g/{id}");
+    let public = format!("{}{path}", web.service.public_url().unwrap_or_default());
+    let html = html::game_page(&game, view, &public, &path);
+    Ok(cached(
+        Html(html).into_response(),
+        Freshness::of(&game).page(),
+    ))
+}
+
+/// A picture as a response.
+fn image(image: Image, cache: &'static str) -> Response {
+    cached(
+        ([(header::CONTENT_TYPE, image.mime)], image.data).into_response(),
+        cache,
+    )
+}
+
+async fn board(
+    State(web): State<Web>,
+    Path((id, file)): Path<(String, String)>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Result<Response, WebError> {
+    let ply: usize = file
+        .strip_suffix(".png")
+        .and_then(|ply| ply.parse().ok())
+        .ok_or(WebError::NotFound)?;
+    let game = web.game(&id).await?;
+    let picture = web
+        .service
+        .board_at(&game.state, ply, side(&query))
+        .await?
+        .ok_or(WebError::NotFound)?;
+    Ok(image(picture, Freshness::of(&game).image()))
+}
+
+async fn record(State(web): State<Web>, Path(id): Path<String>) -> Result<Response, WebError> {
+    let game = web.game(&id).await?;
+    let name = format!("pigeon-game-{}.pgn", game.state.row.id);
+    let response = (
+        [
+            (
+                header::CONTENT_TYPE,
+                String::from("application/x-chess-pgn; charset=utf-8"),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{name}\""),
+            ),
+        ],
+        export(&game.state),
+    )
+        .into_response();
+    Ok(cached(response, Freshness::of(&game).page()))
+}
+
+async fn replay(
+    State(web): State<Web>,
+    Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Result<Response, WebError> {
+    let game = web.game(&id).await?;
+    let gif = web.service.replay_image(&game.state, side(&query)).await?;
+    Ok(image(gif, Freshness::of(&game).image()))
+}
+
+/// The events of a game: first `move` with its plies now (so a page that missed a move while
+/// it connected catches up), then `move` with the plies after each move, and `end` when it is
+/// over, which closes the stream.
+async fn events(State(web): State<Web>, Path(id): Path<String>) -> Result<Response, WebError> {
+    let changes = web.service.subscribe();
+    let game = web.game(&id).await?;
+    let number = game.state.row.id;
+    let first = event(game.state.row.ply, !game.state.is_active());
+    let stream = stream::once(async move { Ok(first) }).chain(following(
+        changes,
+        web.shutdown.clone(),
+        number,
+        !game.state.is_active(),
+    ));
+    let sse = Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(25)));
+    Ok(cached(sse.into_response(), "no-store"))
+}
+
+/// The event telling a page that its game has `ply` plies now.
+fn event(ply: i64, over: bool) -> Event {
+    Event::default()
+        .event(if over { "end" } else { "move" })
+        .data(ply.to_string())
+}
+
+/// The events of game `number` after the first, until it ends or the server stops.
+fn following(
+    changes: tokio::sync::broadcast::Receiver<crate::service::GameChange>,
+    shutdown: tokio::sync::watch::Receiver<bool>,
+    number: i64,
+    over: bool,
+) -> impl Stream<Item = Result<Event, NoError>> {
+    stream::unfold(
+        (changes, shutdown, over),
+        move |(mut changes, mut shutdown, over)| async move {
+            if over || *shutdown.borrow() {
+                return None;
+            }
+            loop {
+                tokio::select! {
+                    change = changes.recv() => match change {
+                        Ok(change) if change.game == number => {
+                            let event = event(change.ply, change.over);
+                            return Some((Ok(event), (changes, shutdown, change.over)));
+                        }
+                        Ok(_) => {}
+                        // Fallen behind: the page asks for the game as it is now.
+                        Err(RecvError::Lagged(_)) => {
+                            let event = Event::default().event("move").data("?");
+                            return Some((Ok(event), (changes, shutdown, false)));
+                        }
+                        Err(RecvError::Closed) => return None,
+                    },
+                    stopped = shutdown.changed() => {
+                        if stopped.is_err() || *shutdown.borrow() {
+                            return None;
+                        }
+                    }
+                }
+            }
+        },
+    )
+}
