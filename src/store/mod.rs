@@ -22,6 +22,7 @@ use std::sync::Arc;
 
 use sqlx::FromRow;
 
+mod answered;
 mod community;
 pub mod copy;
 mod correspondence;

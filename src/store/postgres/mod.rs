@@ -94,4 +94,4 @@ impl PostgresDatabase {
     }
 }
 
-super::database::answered_by!(PostgresDatabase);
+super::answered::answered_by!(PostgresDatabase);

@@ -175,4 +175,4 @@ impl SqliteDatabase {
     }
 }
 
-super::database::answered_by!(SqliteDatabase);
+super::answered::answered_by!(SqliteDatabase);
