@@ -220,12 +220,16 @@ pub fn history(state: &GameState) -> String {
         return format!("No moves yet in game #{}.", state.row.id);
     }
     let mut text = format!("Game #{} ({}): ", state.row.id, state.variant);
+    let black_first = usize::from(state.record.start().turn() == Color::Black);
     for (index, played) in moves.iter().enumerate() {
-        if index % 2 == 0 {
-            text.push_str(&format!("{}. ", index / 2 + 1));
+        let white = (index + black_first) % 2 == 0;
+        if white {
+            text.push_str(&format!("{}. ", state.record.move_number(index)));
+        } else if index == 0 {
+            text.push_str(&format!("{}... ", state.record.move_number(index)));
         }
         text.push_str(&played.display);
-        text.push_str(if index % 2 == 0 { ", " } else { "; " });
+        text.push_str(if white { ", " } else { "; " });
     }
     let text = text.trim_end_matches([' ', ',', ';']).to_owned();
     match state.result_text() {

@@ -40,8 +40,6 @@ pub fn game_frames(
     result: Option<String>,
 ) -> Vec<Frame> {
     let start = record.start();
-    // Ply 0 is White's first move unless the game starts with Black to move.
-    let offset = usize::from(start.turn() == Color::Black);
     let frame = |ply: usize, position: &VariantPosition, last| Frame {
         view: position.board_view(),
         options: RenderOptions {
@@ -51,7 +49,7 @@ pub fn game_frames(
             caption: Some(Caption {
                 white: white.to_owned(),
                 black: black.to_owned(),
-                move_number: u32::try_from((ply + offset) / 2 + 1).unwrap_or(u32::MAX),
+                move_number: u32::try_from(record.move_number(ply)).unwrap_or(u32::MAX),
                 to_move: position.outcome().is_none().then(|| position.turn()),
                 deadline: None,
                 status: position_status(position),

@@ -154,11 +154,11 @@ impl Record {
         let black_first = self.start.turn() == Color::Black;
         for (index, mv) in self.record_moves().into_iter().enumerate() {
             // A move number stays on the line of its move.
-            let ply = index + usize::from(black_first);
-            tokens.push(if ply % 2 == 0 {
-                format!("{}. {mv}", ply / 2 + 1)
+            let number = self.move_number(index);
+            tokens.push(if (index + usize::from(black_first)) % 2 == 0 {
+                format!("{number}. {mv}")
             } else if index == 0 {
-                format!("{}... {mv}", ply / 2 + 1)
+                format!("{number}... {mv}")
             } else {
                 mv
             });
@@ -181,6 +181,14 @@ impl Record {
         }
         text.push_str(&line);
         text
+    }
+
+    /// The number of the move that the ply after `ply` plies belongs to: White's move and
+    /// the reply share a number, counted from 1 at the start position, which may have Black
+    /// to move (a game from a set-up position).
+    #[must_use]
+    pub fn move_number(&self, ply: usize) -> usize {
+        (ply + usize::from(self.start.turn() == Color::Black)) / 2 + 1
     }
 
     /// How the game ended, or `None` while it goes on.

@@ -181,7 +181,12 @@ impl Service {
             caption: Some(Caption {
                 white: state.white.display_name.clone(),
                 black: state.black.display_name.clone(),
-                move_number: u32::try_from(ply / 2 + 1).unwrap_or(u32::MAX),
+                move_number: u32::try_from(
+                    state
+                        .record
+                        .move_number(usize::try_from(ply).unwrap_or_default()),
+                )
+                .unwrap_or(u32::MAX),
                 to_move,
                 deadline: state
                     .row
@@ -225,8 +230,13 @@ impl Service {
             }
             before.move_marks(&last.mv)
         });
-        let ply =
-            tried.game.as_ref().map_or(0, |state| state.row.ply) + record.moves().len() as i64;
+        // Numbered on from the game's own moves, whose start may have Black to move.
+        let number = match &tried.game {
+            Some(state) => state
+                .record
+                .move_number(state.record.moves().len() + record.moves().len()),
+            None => record.move_number(record.moves().len()),
+        };
         let status = render::position_status(&position)
             .map_or_else(|| String::from("Sandbox"), |s| format!("Sandbox · {s}"));
         let options = RenderOptions {
@@ -235,7 +245,7 @@ impl Service {
             caption: Some(Caption {
                 white,
                 black,
-                move_number: u32::try_from(ply / 2 + 1).unwrap_or(u32::MAX),
+                move_number: u32::try_from(number).unwrap_or(u32::MAX),
                 to_move: position.outcome().is_none().then(|| position.turn()),
                 deadline: None,
                 status: with_rules(Some(status), position.rules()),

@@ -223,7 +223,7 @@ fn player_with_rating(name: &str, rating: Option<PageRating>) -> String {
 fn position_words(game: &PageGame, ply: usize) -> String {
     let state = &game.state;
     let moves = state.record.moves();
-    let turn = if ply % 2 == 0 {
+    let turn = if ply.is_multiple_of(2) {
         state.record.start().turn()
     } else {
         state.record.start().turn().other()
@@ -242,7 +242,7 @@ fn position_words(game: &PageGame, ply: usize) -> String {
         "{} game #{}, move {}{last}{next}",
         state.variant,
         state.row.id,
-        ply / 2 + 1
+        state.record.move_number(ply)
     )
 }
 
@@ -380,11 +380,24 @@ pub fn game_page(game: &PageGame, view: View, public: &str, path: &str) -> Strin
         )
     };
     let _ = writeln!(body, "<p class=\"start\">{}</p>\n<ol>", link(0, "Start"));
-    for (index, pair) in state.record.moves().chunks(2).enumerate() {
-        let _ = write!(body, "<li><span class=\"n\">{}.</span>", index + 1);
-        for (offset, played) in pair.iter().enumerate() {
-            body.push_str(&link(index * 2 + offset + 1, &played.display));
+    // One row a move number; a game from a position with Black to move starts its first
+    // row with Black's move.
+    let mut row = None;
+    for (index, played) in state.record.moves().iter().enumerate() {
+        let number = state.record.move_number(index);
+        if row != Some(number) {
+            if row.is_some() {
+                body.push_str("</li>\n");
+            }
+            let _ = write!(body, "<li><span class=\"n\">{number}.</span>");
+            if index == 0 && state.record.start().turn() == Color::Black {
+                body.push_str("<span>…</span>");
+            }
+            row = Some(number);
         }
+        body.push_str(&link(index + 1, &played.display));
+    }
+    if row.is_some() {
         body.push_str("</li>\n");
     }
     body.push_str("</ol>\n</section>\n");
