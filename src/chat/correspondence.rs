@@ -17,7 +17,7 @@ pub(super) fn parse_vacation(rest: &[&str], number: Option<i64>) -> Result<Leave
     let words: Vec<&str> = words.iter().map(String::as_str).collect();
     match (words.as_slice(), number) {
         ([], None) => Ok(LeaveRequest::Show),
-        ([], Some(days)) | (["days" | "day" | "d"], Some(days)) => {
+        ([] | ["days" | "day" | "d"], Some(days)) => {
             Ok(LeaveRequest::Start(days.saturating_mul(DAY)))
         }
         (["end" | "stop" | "off" | "over" | "back"], None) => Ok(LeaveRequest::End),

@@ -222,7 +222,7 @@ impl Handler {
                     &asked.spot.place,
                     &asked.user,
                     game_of(command),
-                    &focused.value,
+                    focused.value,
                     (CHOICES, 100),
                 )
                 .await
