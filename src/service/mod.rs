@@ -26,6 +26,7 @@ mod reminders;
 mod resigning;
 mod takebacks;
 mod timer;
+pub mod tournaments;
 mod vacation;
 
 use std::collections::{HashMap, HashSet};
@@ -63,6 +64,10 @@ pub use reminders::{DEFAULT_REMINDERS, LONGEST_REMINDER, MOST_REMINDERS, SHORTES
 pub use resigning::{CONFIRM_WINDOW, Resigning};
 pub use takebacks::{TakebackAction, TakebackDone};
 pub use timer::Timer;
+pub use tournaments::{
+    Entrant, Format, Pairing, RoundGames, StandingLine, Standings, StartTime, TournamentError,
+    TournamentInfo, TournamentRequest, TournamentState, Withdrawal,
+};
 pub use vacation::{LEAVE_DAYS, LeaveRequest, LeaveStatus, MOST_LEAVE_DAYS, SHORTEST_LEAVE};
 
 /// Shortest and longest time per move, in days.
@@ -423,6 +428,13 @@ pub enum ServiceError {
     TakebackAlreadyAsked(i64),
     #[error("There is no takeback request from your opponent to answer in game #{0}.")]
     NoTakebackRequest(i64),
+    #[error(
+        "Game #{0} is a tournament game: it can't be aborted. You can `resign`, or offer a `draw`."
+    )]
+    TournamentAbort(i64),
+    /// A tournament request that could not be done.
+    #[error(transparent)]
+    Tournament(#[from] TournamentError),
     #[error("Something went wrong on my side (reference {0}). Please try again later.")]
     Internal(String),
 }
@@ -621,6 +633,8 @@ fn reason_words(stored: &str) -> &str {
         "resignation" => "resignation",
         "timeout" => "time running out",
         "aborted" => "abort",
+        "forfeit" => "forfeit (a player withdrew from the tournament)",
+        "adjudication" => "adjudication at the round deadline",
         other => other,
     }
 }

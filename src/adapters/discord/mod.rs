@@ -384,7 +384,11 @@ fn players(service: &Service, notice: &Notice) -> Vec<serenity::all::UserId> {
         | Notice::LeaveEnded { game, .. } => vec![&game.white, &game.black],
         Notice::BotMoved { done, .. } => vec![&done.state.white, &done.state.black],
         Notice::ChallengeExpired { challenge, .. } => vec![&challenge.challenger],
-        Notice::Digest { .. } => Vec::new(),
+        Notice::Digest { .. }
+        | Notice::TournamentRound { .. }
+        | Notice::TournamentStandings { .. }
+        | Notice::TournamentOver { .. }
+        | Notice::TournamentPostponed { .. } => Vec::new(),
     };
     let bot = service.bot(PLATFORM);
     rows.into_iter()

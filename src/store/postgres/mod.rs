@@ -28,6 +28,7 @@ mod options;
 mod players;
 mod ratings;
 mod timing;
+mod tournaments;
 mod upkeep;
 
 /// Whether a database error means the database cannot write now: a lost or refused connection
@@ -95,3 +96,4 @@ impl PostgresDatabase {
 }
 
 super::database::answered_by!(PostgresDatabase);
+super::tournaments::tournaments_answered_by!(PostgresDatabase);

@@ -27,6 +27,7 @@ mod options;
 mod players;
 mod ratings;
 mod timing;
+mod tournaments;
 mod upkeep;
 
 /// Whether a database error means the database cannot write now, rather than a fault in a
@@ -176,3 +177,4 @@ impl SqliteDatabase {
 }
 
 super::database::answered_by!(SqliteDatabase);
+super::tournaments::tournaments_answered_by!(SqliteDatabase);
