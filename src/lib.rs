@@ -10,14 +10,16 @@
 //!   [`rules::Position`] trait, the game registry, outcomes, move errors and game records.
 //! - [`store`]: the game database behind the [`store::Database`] trait, with SQLite as its
 //!   backend (the only module with SQL).
-//! - [`service`]: the use cases of correspondence play, independent of any chat platform.
+//! - [`service`]: the use cases of correspondence play, independent of any chat platform,
+//!   correspondence tournaments among them ([`service::tournaments`]).
 //! - [`adapters`]: thin translations between chat platforms and [`chat`]: the console,
 //!   Discord with the `discord` feature, and Matrix with the `matrix` feature.
 //! - [`chat`]: the command grammar, help and replies, the same on every platform.
 //! - [`engine`]: the built-in opponent, an alpha-beta search over the rules core at five
 //!   levels; pure and synchronous, seeded randomness.
 //! - [`render`]: board pictures: a position (last move, checks, viewpoint, caption) to PNG
-//!   bytes, and a whole game to an animated GIF; pure, with embedded art and font.
+//!   bytes, and a whole game to an animated GIF; tables (tournament standings) as PNG; pure,
+//!   with embedded art and font.
 //! - [`pairing`]: tournament pairings, pure: a TRF reader, the FIDE Dutch system for Swiss
 //!   rounds (a maximum-weight matching) and the Berger tables for round robins.
 //! - [`web`]: the read-only website: a page per game at an unguessable address (board at any

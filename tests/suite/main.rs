@@ -33,6 +33,7 @@ mod security;
 mod service;
 mod shakti;
 mod store;
+mod tournaments;
 mod transcripts;
 mod uci;
 mod views;
