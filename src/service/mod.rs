@@ -1,7 +1,8 @@
 //! The use cases of correspondence play, independent of any chat platform: challenges, moves,
-//! draws, resignations, clocks. Every call names the platform user acting and the channel they
+//! draws, resignations, clocks, post-game analysis. Every call names the platform user acting and the channel they
 //! act in; answers are typed results or a [`ServiceError`] whose text is fit for the user.
 
+mod analysis;
 mod bot;
 mod caps;
 mod challenges;
@@ -41,6 +42,7 @@ use crate::rules::{
 use crate::store::{ChallengeRow, GameRow, PlayerRow, Store, StoreError};
 
 pub use crate::store::LEASE as NOTICE_LEASE;
+pub use analysis::{ANALYST_TICK, Analysed, AnalysisStatus, Analyst};
 pub use bot::{Terms, bot_side};
 pub use caps::{Cap, Caps};
 pub use challenges::Challenged;
@@ -48,7 +50,7 @@ pub use clock::{Clock, DAY, HOUR, ManualClock, SystemClock};
 pub use clocks::{EVENT_MEMORY, Notice, Pending, place_of};
 pub use conditional::{Answered, LONGEST_LINE, MOST_LINES, position_after_line};
 pub use digest::{Digest, DigestRequest};
-pub use export::export;
+pub use export::{annotations, export, export_annotated};
 pub use games::{ColorChoice, DrawAction, DrawDone, MoveDone, Scope, SettingsChange, color_key};
 pub use gifts::GIFT;
 pub use limits::{RateLimit, RateLimiter, Verdict};
@@ -423,6 +425,21 @@ pub enum ServiceError {
     TakebackAlreadyAsked(i64),
     #[error("There is no takeback request from your opponent to answer in game #{0}.")]
     NoTakebackRequest(i64),
+    #[error(
+        "Game #{game} is still being played, and a game is analysed only once it is over: {}",
+        if *.by_itself {
+            "its analysis is posted here when it ends."
+        } else {
+            "ask again then."
+        }
+    )]
+    AnalysisTooEarly {
+        game: i64,
+        /// Whether the game gets its analysis by itself when it ends (a game between people).
+        by_itself: bool,
+    },
+    #[error("Game #{0} ended before both sides had moved: there is nothing to analyse.")]
+    NothingToAnalyse(i64),
     #[error("Something went wrong on my side (reference {0}). Please try again later.")]
     Internal(String),
 }
@@ -660,6 +677,8 @@ pub struct Service {
     heavy: Arc<Semaphore>,
     /// Wakes the timers when a command ended a game whose time had run out.
     wake: Arc<watch::Sender<u64>>,
+    /// Wakes this process's analyst when a game ended or an analysis was asked for.
+    analyses: Arc<watch::Sender<u64>>,
     /// The platforms whose clocks this process has started (see [`Service::timer`]).
     resumed: Arc<Mutex<HashSet<String>>>,
     /// Resignations asked for and not yet confirmed.
@@ -684,6 +703,7 @@ impl Service {
                 std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
             )),
             wake: Arc::new(watch::channel(0).0),
+            analyses: Arc::new(watch::channel(0).0),
             resumed: Arc::default(),
             resigning: Arc::default(),
             public_url: None,
