@@ -99,6 +99,17 @@ pub enum StoreError {
     Copy(String),
 }
 
+/// The end of a change guarded by what it expects (a ply, a deadline, lines not changed
+/// since read): `Ok` when it touched its one row, [`StoreError::Conflict`] when something
+/// else changed that row first.
+pub(crate) fn exactly_one(rows_affected: u64) -> Result<()> {
+    if rows_affected == 1 {
+        Ok(())
+    } else {
+        Err(StoreError::Conflict)
+    }
+}
+
 impl From<sqlx::Error> for StoreError {
     fn from(error: sqlx::Error) -> StoreError {
         match &error {

@@ -1,5 +1,7 @@
 //! A community's settings (threads per game, caps) and the counts the caps are checked against.
 
+use sqlx::AssertSqlSafe;
+
 use super::PostgresDatabase;
 use crate::store::{CapsRow, Counts, PlayerRow, Result};
 
@@ -8,14 +10,9 @@ pub(super) async fn threads_on(
     platform: &str,
     community: &str,
 ) -> Result<bool> {
-    let on: Option<bool> = sqlx::query_scalar(
-        "SELECT threads FROM community_settings WHERE platform = $1 AND community = $2",
-    )
-    .bind(platform)
-    .bind(community)
-    .fetch_optional(&db.pool)
-    .await?;
-    Ok(on.unwrap_or(true))
+    Ok(setting(db, platform, community, "threads")
+        .await?
+        .unwrap_or(true))
 }
 
 pub(super) async fn set_threads(
@@ -24,15 +21,51 @@ pub(super) async fn set_threads(
     community: &str,
     on: bool,
 ) -> Result<()> {
-    sqlx::query(
-        "INSERT INTO community_settings (platform, community, threads) VALUES ($1, $2, $3) \
-         ON CONFLICT (platform, community) DO UPDATE SET threads = excluded.threads",
-    )
-    .bind(platform)
-    .bind(community)
-    .bind(on)
-    .execute(&db.pool)
-    .await?;
+    set_setting(db, platform, community, "threads", on).await
+}
+
+/// One column of a community's settings row; `None` when the community has no row yet.
+/// `column` is a name written in this backend's code, never words from a user.
+pub(super) async fn setting<T>(
+    db: &PostgresDatabase,
+    platform: &str,
+    community: &str,
+    column: &'static str,
+) -> Result<Option<T>>
+where
+    T: for<'r> sqlx::Decode<'r, sqlx::Postgres> + sqlx::Type<sqlx::Postgres> + Send + Unpin,
+{
+    let sql =
+        format!("SELECT {column} FROM community_settings WHERE platform = $1 AND community = $2");
+    Ok(sqlx::query_scalar(AssertSqlSafe(sql))
+        .bind(platform)
+        .bind(community)
+        .fetch_optional(&db.pool)
+        .await?)
+}
+
+/// Sets one column of a community's settings row, making the row when there is none.
+/// `column` is a name written in this backend's code, never words from a user.
+pub(super) async fn set_setting<T>(
+    db: &PostgresDatabase,
+    platform: &str,
+    community: &str,
+    column: &'static str,
+    value: T,
+) -> Result<()>
+where
+    T: for<'q> sqlx::Encode<'q, sqlx::Postgres> + sqlx::Type<sqlx::Postgres> + Send + 'static,
+{
+    let sql = format!(
+        "INSERT INTO community_settings (platform, community, {column}) VALUES ($1, $2, $3) \
+         ON CONFLICT (platform, community) DO UPDATE SET {column} = excluded.{column}"
+    );
+    sqlx::query(AssertSqlSafe(sql))
+        .bind(platform)
+        .bind(community)
+        .bind(value)
+        .execute(&db.pool)
+        .await?;
     Ok(())
 }
 

@@ -2,7 +2,10 @@
 //! clocks stand still while it runs), reminder times and the daily digest.
 
 use super::PostgresDatabase;
-use crate::store::{ConditionalRow, DigestRow, LeaveRow, NewNotice, Result, StoreError};
+use super::community::{set_setting, setting};
+use crate::store::{
+    ConditionalRow, DigestRow, LeaveRow, NewNotice, Result, StoreError, exactly_one,
+};
 
 pub(super) async fn give_time(
     db: &PostgresDatabase,
@@ -23,11 +26,7 @@ pub(super) async fn give_time(
     .bind(now)
     .execute(&db.pool)
     .await?;
-    if done.rows_affected() == 1 {
-        Ok(())
-    } else {
-        Err(StoreError::Conflict)
-    }
+    exactly_one(done.rows_affected())
 }
 
 pub(super) async fn leaves_of(
@@ -208,14 +207,11 @@ pub(super) async fn leave_days(
     platform: &str,
     community: &str,
 ) -> Result<Option<i64>> {
-    Ok(sqlx::query_scalar(
-        "SELECT leave_days FROM community_settings WHERE platform = $1 AND community = $2",
+    Ok(
+        setting::<Option<i64>>(db, platform, community, "leave_days")
+            .await?
+            .flatten(),
     )
-    .bind(platform)
-    .bind(community)
-    .fetch_optional(&db.pool)
-    .await?
-    .flatten())
 }
 
 pub(super) async fn set_leave_days(
@@ -224,16 +220,7 @@ pub(super) async fn set_leave_days(
     community: &str,
     days: i64,
 ) -> Result<()> {
-    sqlx::query(
-        "INSERT INTO community_settings (platform, community, leave_days) VALUES ($1, $2, $3) \
-         ON CONFLICT (platform, community) DO UPDATE SET leave_days = excluded.leave_days",
-    )
-    .bind(platform)
-    .bind(community)
-    .bind(days)
-    .execute(&db.pool)
-    .await?;
-    Ok(())
+    set_setting(db, platform, community, "leave_days", days).await
 }
 
 pub(super) async fn reminder_times(
@@ -390,11 +377,7 @@ pub(super) async fn add_conditional(
     .bind(now)
     .execute(&db.pool)
     .await?;
-    if done.rows_affected() == 1 {
-        Ok(())
-    } else {
-        Err(StoreError::Conflict)
-    }
+    exactly_one(done.rows_affected())
 }
 
 pub(super) async fn replace_conditionals(

@@ -2,7 +2,9 @@
 
 use super::PostgresDatabase;
 use super::notices::insert_notice;
-use crate::store::{AppendMoves, GameRow, MoveRow, NewGame, NewNotice, Result, StoreError};
+use crate::store::{
+    AppendMoves, GameRow, MoveRow, NewGame, NewNotice, Result, StoreError, exactly_one,
+};
 
 pub(super) async fn set_game_channel(
     db: &PostgresDatabase,
@@ -261,11 +263,7 @@ pub(super) async fn set_draw_offer(
     .bind(now)
     .execute(&db.pool)
     .await?;
-    if done.rows_affected() == 1 {
-        Ok(())
-    } else {
-        Err(StoreError::Conflict)
-    }
+    exactly_one(done.rows_affected())
 }
 
 pub(super) async fn games_due(

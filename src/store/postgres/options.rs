@@ -1,7 +1,8 @@
 //! Game options: private notes and takebacks (asked, answered, and applied with their history).
 
 use super::PostgresDatabase;
-use crate::store::{NoteRow, Result, StoreError, TakeBack};
+use super::community::{set_setting, setting};
+use crate::store::{NoteRow, Result, StoreError, TakeBack, exactly_one};
 
 pub(super) async fn add_note(
     db: &PostgresDatabase,
@@ -69,11 +70,7 @@ pub(super) async fn set_takeback_offer(
     .bind(now)
     .execute(&db.pool)
     .await?;
-    if done.rows_affected() == 1 {
-        Ok(())
-    } else {
-        Err(StoreError::Conflict)
-    }
+    exactly_one(done.rows_affected())
 }
 
 pub(super) async fn take_back(db: &PostgresDatabase, back: &TakeBack<'_>) -> Result<()> {
@@ -138,14 +135,9 @@ pub(super) async fn rated_setups(
     platform: &str,
     community: &str,
 ) -> Result<bool> {
-    let row: Option<(bool,)> = sqlx::query_as(
-        "SELECT rated_setups FROM community_settings WHERE platform = $1 AND community = $2",
-    )
-    .bind(platform)
-    .bind(community)
-    .fetch_optional(&db.pool)
-    .await?;
-    Ok(row.is_some_and(|(on,)| on))
+    Ok(setting(db, platform, community, "rated_setups")
+        .await?
+        .unwrap_or(false))
 }
 
 pub(super) async fn set_rated_setups(
@@ -154,14 +146,5 @@ pub(super) async fn set_rated_setups(
     community: &str,
     on: bool,
 ) -> Result<()> {
-    sqlx::query(
-        "INSERT INTO community_settings (platform, community, rated_setups) VALUES ($1, $2, $3) \
-         ON CONFLICT (platform, community) DO UPDATE SET rated_setups = excluded.rated_setups",
-    )
-    .bind(platform)
-    .bind(community)
-    .bind(on)
-    .execute(&db.pool)
-    .await?;
-    Ok(())
+    set_setting(db, platform, community, "rated_setups", on).await
 }
