@@ -5,6 +5,8 @@
 //! replayed. It only ever plays a move from the position's legal moves.
 //!
 //! - [`eval`]: the static evaluation of each game, and what it knows of moves.
+//! - [`analysis`]: post-game analysis: every position evaluated within a fixed node budget,
+//!   moves judged by the winning chances they lost (`?!`, `?`, `??`), accuracy per player.
 //! - `search`: iterative deepening principal-variation search with quiescence, null-move
 //!   pruning, late-move reductions, killer and history move order and aspiration windows,
 //!   generic over [`Position`](crate::rules::Position).
@@ -18,6 +20,7 @@
 //! within growing node budgets (so their games are reproducible). Every level stops by
 //! 1.5 seconds.
 
+pub mod analysis;
 pub mod eval;
 mod search;
 mod table;
