@@ -4,7 +4,7 @@
 
 /// Implements [`super::Database`] for a backend `$db` whose module has one submodule per area
 /// (`upkeep`, `players`, `challenges`, `games`, `options`, `ratings`, `community`, `notices`,
-/// `timing`, `correspondence`), each trait method answered by the function of the same name
+/// `timing`, `correspondence`, `analysis`), each trait method answered by the function of the same name
 /// there, called with the backend and the method's arguments.
 macro_rules! answered_by {
     ($db:ty) => {
@@ -188,6 +188,23 @@ macro_rules! answered_by {
             timing::resume_clocks(platform: &str, now: i64) -> Result<Resumed>;
             timing::heartbeat(platform: &str, now: i64) -> Result<()>;
             timing::next_due(platform: &str, after: i64, reminders: (i64, i64)) -> Result<Option<i64>>;
+
+            analysis::analysis(game_id: i64) -> Result<Option<AnalysisRow>>;
+            analysis::request_analysis(game_id: i64, now: i64) -> Result<AnalysisRow>;
+            analysis::claim_analysis(now: i64) -> Result<Option<AnalysisRow>>;
+            analysis::finish_analysis(
+                game_id: i64,
+                attempt: i64,
+                result: &str,
+                now: i64,
+                notice: &NewNotice<'_>,
+            ) -> Result<bool>;
+            analysis::release_analysis(
+                game_id: i64,
+                attempt: i64,
+                failed: bool,
+                now: i64,
+            ) -> Result<()>;
         }
     };
     ($db:ty; $($module:ident::$name:ident($($arg:ident: $type:ty),* $(,)?) $(-> $result:ty)?;)*) => {
@@ -195,7 +212,7 @@ macro_rules! answered_by {
             use std::path::Path;
 
             use $crate::store::{
-                AppendMoves, CapsRow, ChallengeRow, ConditionalRow, Counts, DigestRow, GameRow,
+                AnalysisRow, AppendMoves, CapsRow, ChallengeRow, ConditionalRow, Counts, DigestRow, GameRow,
                 LeaveRow, MoveRow, NewChallenge, NewGame, NewNotice, NoteRow, NoticeRow, PlayerRow,
                 RatingChangeRow, RatingFn, RatingRow, ResultsRow, Resumed, SettingsRow, StoreError,
                 TakeBack,

@@ -9,7 +9,7 @@ use async_trait::async_trait;
 
 use super::copy::TableRows;
 use super::{
-    AppendMoves, CapsRow, ChallengeRow, ConditionalRow, Counts, DigestRow, GameRow, Glicko,
+    AnalysisRow, AppendMoves, CapsRow, ChallengeRow, ConditionalRow, Counts, DigestRow, GameRow, Glicko,
     LeaveRow, MoveRow, NewChallenge, NewGame, NewNotice, NoteRow, NoticeRow, PlayerRow,
     RatingChangeRow, RatingRow, RatingUpdate, Result, ResultsRow, Resumed, SettingsRow, TakeBack,
 };
@@ -245,7 +245,9 @@ pub trait Database: Debug + Send + Sync {
         limit: i64,
     ) -> Result<Vec<GameRow>>;
 
-    /// Appends moves to a game in one transaction, guarded by the ply the mover saw.
+    /// Appends moves to a game in one transaction, guarded by the ply the mover saw. Moves
+    /// that end a game between people in which both sides moved queue its analysis in the
+    /// same transaction.
     ///
     /// # Errors
     /// [`super::StoreError::Conflict`] when the game moved on (or ended) in the meantime.
@@ -256,6 +258,8 @@ pub trait Database: Debug + Send + Sync {
     /// transaction when one is given (a game the clock ended). An aborted game has no result.
     /// A loss on time (`reason` `timeout`, `now` its deadline) lands only while the stored
     /// deadline is still at or before `now`: one moved on meanwhile keeps the game going.
+    /// A game between people with a result, in which both sides moved, gets its analysis
+    /// queued in the same transaction.
     ///
     /// # Errors
     /// [`super::StoreError::Conflict`] when the game moved on or already ended, or its deadline
@@ -765,4 +769,56 @@ pub trait Database: Debug + Send + Sync {
         after: i64,
         reminders: (i64, i64),
     ) -> Result<Option<i64>>;
+
+    /// The analysis of a game, if one was queued.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn analysis(&self, game_id: i64) -> Result<Option<AnalysisRow>>;
+
+    /// Queues the analysis of a finished game unless it has one queued, running or done (a
+    /// failed one is queued afresh), and gives it as it stands. (A game between people is
+    /// queued by itself in the transaction that ends it; see [`Database::finish_game`].)
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn request_analysis(&self, game_id: i64, now: i64) -> Result<AnalysisRow>;
+
+    /// Claims the analysis that has waited longest, for [`super::ANALYSIS_LEASE`]: a queued
+    /// one, or a running one whose claim lapsed at `now` (its process stopped). Each claim
+    /// goes to one process (on PostgreSQL, `FOR UPDATE SKIP LOCKED`); its number is the row's
+    /// `attempts`. One claimed [`super::ANALYSIS_ATTEMPTS`] times is given up. `None` when
+    /// nothing waits.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn claim_analysis(&self, now: i64) -> Result<Option<AnalysisRow>>;
+
+    /// Records a claimed analysis done with its `result`, and `notice`, in one transaction
+    /// guarded by the claim (`attempt`): `false` when the claim was lost (it lapsed and
+    /// another process took the analysis over), and nothing is recorded.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn finish_analysis(
+        &self,
+        game_id: i64,
+        attempt: i64,
+        result: &str,
+        now: i64,
+        notice: &NewNotice<'_>,
+    ) -> Result<bool>;
+
+    /// Gives back a claimed analysis: to the queue (a process stopping), or up for good when
+    /// `failed` (the game cannot be analysed).
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn release_analysis(
+        &self,
+        game_id: i64,
+        attempt: i64,
+        failed: bool,
+        now: i64,
+    ) -> Result<()>;
 }

@@ -10,7 +10,8 @@
 //! Work that falls due (a deadline, a reminder, an expired challenge, a notice to deliver) is
 //! claimed in the transaction that records it done: on PostgreSQL with `FOR UPDATE SKIP
 //! LOCKED`, on SQLite by its single writer, so however many processes run the clocks, each
-//! event happens once.
+//! event happens once. Work that takes long (a post-game analysis) is claimed the same way
+//! for a lease, and its result is recorded guarded by that claim.
 //!
 //! A game is stored as its start position plus its move list; `games.position` and `games.ply`
 //! cache the replayed state. A move is one transaction whose update of the game is guarded by
@@ -22,6 +23,7 @@ use std::sync::Arc;
 
 use sqlx::FromRow;
 
+mod analysis;
 mod answered;
 mod community;
 pub mod copy;
@@ -33,6 +35,7 @@ pub mod sqlite;
 mod timing;
 mod url;
 
+pub use analysis::{ANALYSED_FROM_PLY, ANALYSIS_ATTEMPTS, ANALYSIS_LEASE, AnalysisRow};
 pub use community::{CapsRow, Counts};
 pub use correspondence::{ConditionalRow, DigestRow, LeaveRow};
 pub use database::{Database, RatingFn};

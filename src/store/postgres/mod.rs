@@ -18,6 +18,7 @@ use sqlx::postgres::{PgConnectOptions, PgDatabaseError, PgPool, PgPoolOptions};
 
 use super::{DatabaseUrl, Result, StoreError};
 
+mod analysis;
 mod challenges;
 mod community;
 mod copying;

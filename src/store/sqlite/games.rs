@@ -1,6 +1,7 @@
 //! Games and their moves: created, read, moved and ended, each change guarded by the ply.
 
 use super::SqliteDatabase;
+use super::analysis::enqueue_finished;
 use super::notices::insert_notice;
 use crate::store::{
     AppendMoves, GameRow, MoveRow, NewGame, NewNotice, Result, StoreError, exactly_one,
@@ -164,6 +165,9 @@ pub(super) async fn append_moves(db: &SqliteDatabase, append: &AppendMoves<'_>) 
         .execute(&mut *tx)
         .await?;
     }
+    if append.finish.is_some() {
+        enqueue_finished(&mut tx, append.game_id, append.now).await?;
+    }
     if let Some(notice) = &append.notice {
         insert_notice(&mut tx, notice).await?;
     }
@@ -197,6 +201,7 @@ pub(super) async fn finish_game(
     if done.rows_affected() != 1 {
         return Err(StoreError::Conflict);
     }
+    enqueue_finished(&mut tx, game_id, now).await?;
     if let Some(notice) = notice {
         insert_notice(&mut tx, notice).await?;
     }

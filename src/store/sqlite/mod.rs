@@ -17,6 +17,7 @@ use sqlx::{Connection, SqlitePool};
 
 use super::{Result, StoreError};
 
+mod analysis;
 mod challenges;
 mod community;
 mod copying;
