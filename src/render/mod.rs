@@ -1,5 +1,6 @@
 //! Board pictures: a position (with the last move, the kings in check, a viewpoint and a
-//! caption) becomes PNG bytes; a whole game becomes an animated GIF.
+//! caption) becomes PNG bytes; a whole game becomes an animated GIF, and an analysed game's
+//! evaluation a graph ([`render_eval_graph`]).
 //!
 //! Pure and deterministic: no I/O, no clock, no randomness. The piece art (SVG, drawn for the
 //! project and licensed CC0) and the font are embedded in the binary, and text is shaped with
@@ -13,6 +14,7 @@
 
 mod art;
 mod board;
+mod graph;
 mod palette;
 mod replay;
 mod text;
@@ -20,6 +22,10 @@ mod theme;
 
 use resvg::tiny_skia::Pixmap;
 
+pub use graph::{
+    BLUNDER_DOT, Dot, EvalGraph, GRAPH_HEIGHT, GRAPH_WIDTH, INACCURACY_DOT, MISTAKE_DOT,
+    render_eval_graph,
+};
 pub use replay::{
     FINAL_PAUSE_CS, Frame, MOVE_DELAY_CS, game_frames, outcome_words, position_status, replay_gif,
 };
