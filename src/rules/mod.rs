@@ -22,7 +22,7 @@ pub mod square;
 use std::fmt;
 use std::hash::Hash;
 
-pub use record::{Played, Record, RecordError};
+pub use record::{Annotation, Played, Record, RecordError};
 pub use registry::{UnknownVariant, Variant};
 pub use rulesets::{GameRules, RuleSet, RulesError, SetupError};
 pub use square::Coord;

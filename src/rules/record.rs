@@ -19,6 +19,16 @@ pub struct Played {
     pub display: String,
 }
 
+/// What an analysis adds to one move of a game record: a suffix after the move (`??`, `?`,
+/// `?!`) and a comment after it (evaluations, the better move).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Annotation {
+    /// Written right after the move, such as `??`.
+    pub suffix: String,
+    /// Written after the move in braces; it must not hold braces itself.
+    pub comment: Option<String>,
+}
+
 /// A replayed game did not replay: the stored record is inconsistent.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, thiserror::Error)]
 #[error("move {ply} ({text}) of the stored game does not replay: {error}")]
@@ -138,6 +148,20 @@ impl Record {
     /// reads in pychess.org's import as it is.
     #[must_use]
     pub fn export(&self, tags: &[(&str, String)], comment: Option<&str>, result: &str) -> String {
+        self.export_annotated(tags, comment, result, &[])
+    }
+
+    /// The game record as [`Record::export`] writes it, with `annotations` of the moves in
+    /// order (a suffix and a comment each; moves past the list get none). A move of the
+    /// second side right after a comment repeats its number (`12... Qxb7`), as PGN writers do.
+    #[must_use]
+    pub fn export_annotated(
+        &self,
+        tags: &[(&str, String)],
+        comment: Option<&str>,
+        result: &str,
+        annotations: &[Annotation],
+    ) -> String {
         let mut text = String::new();
         for (key, value) in tags {
             // PGN's escapes are not read by every importer: a quote becomes an apostrophe.
@@ -152,16 +176,24 @@ impl Record {
             ));
         }
         let black_first = self.start.turn() == Color::Black;
+        let mut after_comment = false;
         for (index, mv) in self.record_moves().into_iter().enumerate() {
+            let note = annotations.get(index);
+            let mv = format!("{mv}{}", note.map_or("", |note| note.suffix.as_str()));
             // A move number stays on the line of its move.
             let number = self.move_number(index);
             tokens.push(if (index + usize::from(black_first)) % 2 == 0 {
                 format!("{number}. {mv}")
-            } else if index == 0 {
+            } else if index == 0 || after_comment {
                 format!("{number}... {mv}")
             } else {
                 mv
             });
+            after_comment = false;
+            if let Some(words) = note.and_then(|note| note.comment.as_deref()) {
+                tokens.push(format!("{{{words}}}"));
+                after_comment = true;
+            }
         }
         if let Some(words) = comment {
             tokens.push(format!("{{{words}.}}"));
