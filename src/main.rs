@@ -936,6 +936,13 @@ async fn serve_main(db: DatabaseUrl, bots: Bots, web: WebArgs, now: Option<i64>)
              MATRIX_PASSWORD (see .env.example)",
         ));
     }
+    // The analyses of finished games, one at a time, beside the bots' clocks.
+    let analyst = service.analyst();
+    let stopped = shutdown.clone();
+    running.spawn(async move {
+        analyst.run(stopped).await;
+        ("analyst", Ok(()))
+    });
     if let Some((listener, _)) = site {
         let run = pigeon::web::run(
             service.clone(),

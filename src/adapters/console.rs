@@ -6,6 +6,10 @@
 //! `2d 3h`) moves it on, and everything that falls due meanwhile happens in time order, with
 //! its output. `pigeon console --now` starts it at a given instant, standing still but for
 //! `wait` lines.
+//!
+//! Post-game analyses run right after the clocks, one game after another, before the next
+//! line is read (the chat bots run them beside their clocks instead), so a script's output
+//! always comes in the same order.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -113,7 +117,8 @@ pub async fn run(
         boards,
         ran_at: service.now(),
     };
-    session.deliver(timer.next().await).await?;
+    timer.wait().await;
+    session.clocks().await?;
     loop {
         tokio::select! {
             biased;
@@ -121,7 +126,7 @@ pub async fn run(
                 let Some(line) = line? else { break };
                 session.line(clock, line.trim()).await?;
             }
-            () = timer.wait() => session.deliver(timer.run().await).await?,
+            () = timer.wait() => session.clocks().await?,
         }
         session.output.flush().await?;
     }
@@ -189,12 +194,23 @@ impl<W: AsyncWrite + Unpin> Session<'_, W> {
         self.say(&format!("It is now {}.", format_utc(until))).await
     }
 
-    /// Runs the clocks and prints what they made happen.
+    /// Runs the clocks and prints what they made happen, then does every analysis waiting
+    /// and prints it.
     async fn clocks(&mut self) -> std::io::Result<()> {
         self.ran_at = self.service.now();
         match self.service.tick_platform(PLATFORM).await {
-            Ok(pending) => self.deliver(pending).await,
-            Err(error) => self.say(&error.to_string()).await,
+            Ok(pending) => self.deliver(pending).await?,
+            Err(error) => return self.say(&error.to_string()).await,
+        }
+        loop {
+            match self.service.analyse_next().await {
+                Ok(Some(_)) => match self.service.tick_platform(PLATFORM).await {
+                    Ok(pending) => self.deliver(pending).await?,
+                    Err(error) => return self.say(&error.to_string()).await,
+                },
+                Ok(None) => return Ok(()),
+                Err(error) => return self.say(&error.to_string()).await,
+            }
         }
     }
 

@@ -575,6 +575,10 @@ pub async fn notice_reply(service: &Service, notice: &Notice) -> (Place, Reply) 
             Place::new(&player.platform, &player.id),
             correspondence::digest_reply(player, *player_id, games, service.now()),
         ),
+        Notice::Analysed { place, analysed } => (
+            place.clone(),
+            super::analysis::analysed_reply(service, analysed).await,
+        ),
         Notice::ChallengeExpired { place, challenge } => (
             place.clone(),
             Reply::text(format!(

@@ -102,6 +102,8 @@ pub enum Command {
     History(Option<i64>),
     Export(Option<i64>),
     Gif(Option<i64>),
+    /// The analysis of a finished game: asked for, or shown again.
+    Analyse(Option<i64>),
     Rules(Option<Variant>),
     Settings(SettingsChange),
     /// The best rated players here, of one game or of every game.
@@ -158,6 +160,7 @@ impl Command {
             Command::History(_) => format!("history #{id}"),
             Command::Export(_) => format!("export #{id}"),
             Command::Gif(_) => format!("gif #{id}"),
+            Command::Analyse(_) => format!("analyse #{id}"),
             Command::Takeback {
                 action: TakebackAction::Ask,
                 ..
@@ -408,6 +411,7 @@ fn parse_args(spec: &'static Spec, args: &[&str]) -> Result<Command, UsageError>
         "history" => Command::History(number),
         "export" => Command::Export(number),
         "gif" => Command::Gif(number),
+        "analyse" => Command::Analyse(number),
         "rules" => {
             return optional_variant(&rest).map(Command::Rules).map_err(fail);
         }

@@ -5,6 +5,7 @@
 //! decides how much is answered: a message not addressed to the bot is only looked at as a
 //! bare move, and ignored quietly when it is none.
 
+mod analysis;
 mod announce;
 pub mod command;
 mod correspondence;
@@ -604,7 +605,11 @@ async fn execute(
         }
         Command::Export(game) => {
             let state = service.game_for(place, user, game).await?;
-            one(Reply::private(crate::service::export(&state)))
+            one(Reply::private(service.record_text(&state).await?))
+        }
+        Command::Analyse(game) => {
+            let status = service.analyse(place, user, game).await?;
+            one(analysis::status_reply(service, &status).await)
         }
         Command::Rules(variant) => one(Reply::private(text::rules(variant))),
         Command::Settings(change) => {

@@ -167,6 +167,13 @@ pub const COMMANDS: &[Spec] = &[
         summary: "an animated replay",
     },
     Spec {
+        name: "analyse",
+        aliases: &["analyze", "analysis"],
+        usage: "[#game]",
+        summary: "the engine's analysis of a finished game: blunders, mistakes, accuracy and a \
+                  graph (games between people get one when they end)",
+    },
+    Spec {
         name: "rules",
         aliases: &["games?"],
         usage: "[game]",
@@ -275,6 +282,13 @@ fn details(name: &str) -> &'static str {
              ends it early; `vacation` alone shows it and the days left this calendar year. \
              Leave is counted to the hour. A deadline already passed stays passed. Your \
              opponents are told in each game when it starts and ends."
+        }
+        "analyse" => {
+            " A move that costs its player 0.1 of their winning chances (from -1, lost, to 1, \
+             won, as lichess counts them) is an inaccuracy `?!`, 0.2 a mistake `?`, 0.3 a \
+             blunder `??`; each comes with the engine's better move. The engine looks at every \
+             position of the game within the same budget, so the figures come out the same \
+             every time. `export` then gives the record with the marks and evaluations."
         }
         "resign" => {
             " Resigning can't be taken back, so I ask first: on Discord with a button, \

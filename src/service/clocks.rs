@@ -11,7 +11,7 @@ use tracing::{error, info, instrument, warn};
 use super::games::{MoveDone, awaits_color, score};
 use super::reminders::{LONGEST_REMINDER, due_reminder, reminder_kind, waiting_player};
 use super::{
-    ChallengeSummary, DAY, GameState, GameSummary, Place, Service, ServiceError, User, bot_side,
+    Analysed, ChallengeSummary, DAY, GameState, GameSummary, Place, Service, ServiceError, User, bot_side,
     reason_key,
 };
 use crate::rules::{EndReason, Outcome};
@@ -64,6 +64,11 @@ pub enum Notice {
     ChallengeExpired {
         place: Place,
         challenge: ChallengeSummary,
+    },
+    /// A finished game was analysed.
+    Analysed {
+        place: Place,
+        analysed: Box<Analysed>,
     },
 }
 
@@ -290,6 +295,9 @@ impl Service {
         }
         if row.kind == "digest" {
             return self.digest_notice(row).await;
+        }
+        if row.kind == "analysed" {
+            return self.analysed_notice(row).await;
         }
         let Some(id) = row.game_id else {
             return Ok(None);

@@ -256,6 +256,21 @@ pub enum ServiceError {
     TakebackAlreadyAsked(i64),
     #[error("There is no takeback request from your opponent to answer in game #{0}.")]
     NoTakebackRequest(i64),
+    #[error(
+        "Game #{game} is still being played, and a game is analysed only once it is over: {}",
+        if *.by_itself {
+            "its analysis is posted here when it ends."
+        } else {
+            "ask again then."
+        }
+    )]
+    AnalysisTooEarly {
+        game: i64,
+        /// Whether the game gets its analysis by itself when it ends (a game between people).
+        by_itself: bool,
+    },
+    #[error("Game #{0} ended before both sides had moved: there is nothing to analyse.")]
+    NothingToAnalyse(i64),
     #[error("Something went wrong on my side (reference {0}). Please try again later.")]
     Internal(String),
 }

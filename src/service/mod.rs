@@ -1,7 +1,8 @@
 //! The use cases of correspondence play, independent of any chat platform: challenges, moves,
-//! draws, resignations, clocks. Every call names the platform user acting and the channel they
+//! draws, resignations, clocks, post-game analysis. Every call names the platform user acting and the channel they
 //! act in; answers are typed results or a [`ServiceError`] whose text is fit for the user.
 
+mod analysis;
 mod bot;
 mod caps;
 mod challenges;
@@ -39,6 +40,7 @@ use crate::rules::{Color, EndReason, GameRules, Record, RuleSet, Variant};
 use crate::store::{ChallengeRow, GameRow, PlayerRow, Store};
 
 pub use crate::store::LEASE as NOTICE_LEASE;
+pub use analysis::{ANALYST_TICK, Analysed, AnalysisStatus, Analyst};
 pub use bot::{Terms, bot_side};
 pub use caps::{Cap, Caps};
 pub use challenges::Challenged;
@@ -48,7 +50,7 @@ pub use conditional::{Answered, LONGEST_LINE, MOST_LINES, position_after_line};
 pub use digest::{Digest, DigestRequest};
 use errors::internal;
 pub use errors::{ServiceError, did_you_mean};
-pub use export::export;
+pub use export::{annotations, export, export_annotated};
 pub use games::{ColorChoice, DrawAction, DrawDone, MoveDone, Scope, SettingsChange, color_key};
 pub use gifts::GIFT;
 pub use limits::{RateLimit, RateLimiter, Verdict};
@@ -370,6 +372,8 @@ pub struct Service {
     heavy: Arc<Semaphore>,
     /// Wakes the timers when a command ended a game whose time had run out.
     wake: Arc<watch::Sender<u64>>,
+    /// Wakes this process's analyst when a game ended or an analysis was asked for.
+    analyses: Arc<watch::Sender<u64>>,
     /// The platforms whose clocks this process has started (see [`Service::timer`]).
     resumed: Arc<Mutex<HashSet<String>>>,
     /// Resignations asked for and not yet confirmed.
@@ -394,6 +398,7 @@ impl Service {
                 std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
             )),
             wake: Arc::new(watch::channel(0).0),
+            analyses: Arc::new(watch::channel(0).0),
             resumed: Arc::default(),
             resigning: Arc::default(),
             public_url: None,

@@ -95,6 +95,10 @@ impl Service {
 
     /// Tells the pages following a game that it changed (called after the change committed).
     pub(super) fn publish(&self, state: &GameState) {
+        if !state.is_active() {
+            // The store queued its analysis with its end.
+            self.wake_analyst();
+        }
         // Nobody listening is no failure.
         let _ = self.changes.send(GameChange {
             game: state.row.id,

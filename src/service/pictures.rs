@@ -100,7 +100,7 @@ pub const REPLAY_MOVES: usize = 100;
 
 impl Service {
     /// Runs a drawing as heavy work (on the blocking pool, one per core at a time).
-    async fn image(
+    pub(super) async fn image(
         &self,
         mime: &'static str,
         work: impl FnOnce() -> Result<Vec<u8>, render::RenderError> + Send + 'static,

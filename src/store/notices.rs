@@ -16,7 +16,7 @@ pub const LEASE: i64 = 5 * 60;
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct NewNotice<'a> {
     pub platform: &'a str,
-    /// `reminder`, `timeout`, `bot_move` or `challenge_expired`.
+    /// `reminder`, `timeout`, `bot_move`, `challenge_expired`, `analysed`, …
     pub kind: &'a str,
     pub game_id: Option<i64>,
     pub challenge_id: Option<i64>,

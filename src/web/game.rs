@@ -17,7 +17,7 @@ use tokio::sync::broadcast::error::RecvError;
 use super::html::{self, View};
 use super::{NoError, Web, WebError};
 use crate::rules::Color;
-use crate::service::{Image, PageGame, export};
+use crate::service::{Image, PageGame};
 
 /// The routes of game pages.
 pub(super) fn routes() -> Router<Web> {
@@ -144,6 +144,8 @@ async fn board(
 async fn record(State(web): State<Web>, Path(id): Path<String>) -> Result<Response, WebError> {
     let game = web.game(&id).await?;
     let name = format!("pigeon-game-{}.pgn", game.state.row.id);
+    // An analysed game's record carries the analysis, as `export` gives it.
+    let text = web.service.record_text(&game.state).await?;
     let response = (
         [
             (
@@ -155,7 +157,7 @@ async fn record(State(web): State<Web>, Path(id): Path<String>) -> Result<Respon
                 format!("attachment; filename=\"{name}\""),
             ),
         ],
-        export(&game.state),
+        text,
     )
         .into_response();
     Ok(cached(response, Freshness::of(&game).page()))

@@ -383,6 +383,7 @@ fn players(service: &Service, notice: &Notice) -> Vec<serenity::all::UserId> {
         | Notice::LeaveStarted { game, .. }
         | Notice::LeaveEnded { game, .. } => vec![&game.white, &game.black],
         Notice::BotMoved { done, .. } => vec![&done.state.white, &done.state.black],
+        Notice::Analysed { analysed, .. } => vec![&analysed.state.white, &analysed.state.black],
         Notice::ChallengeExpired { challenge, .. } => vec![&challenge.challenger],
         Notice::Digest { .. } => Vec::new(),
     };
