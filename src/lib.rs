@@ -15,9 +15,11 @@
 //!   Discord with the `discord` feature, and Matrix with the `matrix` feature.
 //! - [`chat`]: the command grammar, help and replies, the same on every platform.
 //! - [`engine`]: the built-in opponent, an alpha-beta search over the rules core at five
-//!   levels; pure and synchronous, seeded randomness.
+//!   levels, and post-game analysis (moves judged by lost winning chances); pure and
+//!   synchronous, seeded randomness.
 //! - [`render`]: board pictures: a position (last move, checks, viewpoint, caption) to PNG
-//!   bytes, and a whole game to an animated GIF; pure, with embedded art and font.
+//!   bytes, a whole game to an animated GIF, an analysed game's evaluation graph; pure, with
+//!   embedded art and font.
 //! - [`pairing`]: tournament pairings, pure: a TRF reader, the FIDE Dutch system for Swiss
 //!   rounds (a maximum-weight matching) and the Berger tables for round robins.
 //! - [`web`]: the read-only website: a page per game at an unguessable address (board at any
