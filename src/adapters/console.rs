@@ -209,7 +209,11 @@ impl<W: AsyncWrite + Unpin> Session<'_, W> {
                     Err(error) => return self.say(&error.to_string()).await,
                 },
                 Ok(None) => return Ok(()),
-                Err(error) => return self.say(&error.to_string()).await,
+                // Nobody asked: the analyses wait for the next line.
+                Err(error) => {
+                    tracing::warn!(%error, "the analysis queue cannot be read");
+                    return Ok(());
+                }
             }
         }
     }

@@ -613,4 +613,27 @@ mod tests {
             evaluations
         );
     }
+
+    /// A short Chad game: White's fifth move puts a rook where Black's rook takes it.
+    pub(crate) const HANGING_ROOK: [&str; 6] =
+        ["Rc5-c9", "Rj8-j6", "Rc9-f9", "Rj6-f6", "Rf9-g9", "Rh9xg9"];
+
+    #[test]
+    fn a_rook_left_to_be_taken_is_a_blunder_and_the_engine_names_a_better_move() {
+        let record = game(Variant::Chad, &HANGING_ROOK);
+        let evaluations = evaluate_game(&record).expect("replays");
+        assert_eq!(evaluations.positions.len(), 7);
+        assert_eq!(evaluations, evaluate_game(&record).expect("replays"), "reproducible");
+        let report = Report::new(&record, &evaluations).expect("fits");
+        let blunder = &report.moves[4];
+        assert_eq!(blunder.played, "Rf9-g9");
+        assert_eq!(blunder.judgement, Some(Judgement::Blunder));
+        assert_eq!(blunder.better.as_deref(), Some("Rc4-c11"));
+        assert!(blunder.after.cp < -300, "{:?}", blunder.after);
+        // Taking the rook is the engine's own move, never judged.
+        assert_eq!(report.moves[5].judgement, None);
+        assert_eq!(report.side(Color::White).blunders, 1);
+        assert_eq!(report.side(Color::Black).blunders, 0);
+        assert_eq!(report.annotated(blunder), "3. Rf9-g9??");
+    }
 }

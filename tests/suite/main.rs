@@ -5,6 +5,7 @@
 
 #![recursion_limit = "256"]
 
+mod analysis;
 mod bot_ratings;
 mod browser;
 mod chad;

@@ -187,3 +187,37 @@ fn the_chesscala_start_says_its_setup_is_reconstructed() {
         None
     );
 }
+
+#[test]
+fn annotations_mark_moves_and_comment_them_and_leave_the_plain_record_alone() {
+    use pigeon::rules::Annotation;
+    let start = VariantPosition::start(Variant::Chad);
+    let moves = ["Rc5-c9", "Rj8-j6", "Rc9-f9", "Rj6-f6"];
+    let record = Record::replay(start, &moves).expect("replays");
+    let tags = [("Event", String::from("Test"))];
+    let plain = record.export(&tags, Some("A test"), "*");
+    assert_eq!(
+        record.export_annotated(&tags, Some("A test"), "*", &[]),
+        plain,
+        "no annotations: the plain record"
+    );
+    assert!(plain.ends_with("1. Rc5-c9 Rj8-j6 2. Rc9-f9 Rj6-f6 {A test.} *"), "{plain}");
+    let annotations = [
+        Annotation::default(),
+        Annotation {
+            suffix: String::from("?!"),
+            comment: Some(String::from("[%eval 0.40] Inaccuracy.")),
+        },
+        Annotation {
+            suffix: String::new(),
+            comment: Some(String::from("[%eval 0.35]")),
+        },
+    ];
+    let annotated = record.export_annotated(&tags, None, "*", &annotations);
+    assert!(
+        annotated.ends_with(
+            "1. Rc5-c9 Rj8-j6?! {[%eval 0.40] Inaccuracy.} 2. Rc9-f9 {[%eval 0.35]}\n2... Rj6-f6 *"
+        ),
+        "{annotated}"
+    );
+}

@@ -60,6 +60,17 @@ pub(super) async fn request_analysis(
 }
 
 pub(super) async fn claim_analysis(db: &SqliteDatabase, now: i64) -> Result<Option<AnalysisRow>> {
+    // Most of the time nothing waits: a read says so without taking the write lock.
+    let waiting: bool = sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM analyses \
+         WHERE state = 'queued' OR (state = 'running' AND claimed_until <= ?1))",
+    )
+    .bind(now)
+    .fetch_one(&db.pool)
+    .await?;
+    if !waiting {
+        return Ok(None);
+    }
     let mut tx = db.write().await?;
     // Claimed too often without an end: its processes keep dying on it.
     sqlx::query(
