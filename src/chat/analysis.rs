@@ -83,10 +83,12 @@ pub fn analysis_text(state: &GameState, report: &Report) -> String {
 
 /// `1 blunder, 2 mistakes, 0 inaccuracies, accuracy 87%`.
 fn figures(side: &SideReport) -> String {
-    let count = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-    let accuracy = side
-        .accuracy
-        .map_or_else(|| String::from("no move to judge"), |a| format!("accuracy {a:.0}%"));
+    let count =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let accuracy = side.accuracy.map_or_else(
+        || String::from("no move to judge"),
+        |a| format!("accuracy {a:.0}%"),
+    );
     format!(
         "{}, {}, {}, {accuracy}",
         count(side.blunders, "blunder", "blunders"),

@@ -522,7 +522,14 @@ mod tests {
         let mating = Eval::from_score(super::super::MATE - 3, Color::Black);
         assert_eq!((mating.cp, mating.mate), (-CP_CEILING, Some(-2)));
         assert_eq!(Eval { cp: 35, mate: None }.pgn(), "0.35");
-        assert_eq!(Eval { cp: -120, mate: None }.pgn(), "-1.20");
+        assert_eq!(
+            Eval {
+                cp: -120,
+                mate: None
+            }
+            .pgn(),
+            "-1.20"
+        );
         let won = Eval::of_outcome(Outcome::win(Color::Black, EndReason::Checkmate));
         assert_eq!(won.cp, -CP_CEILING);
     }
@@ -575,11 +582,17 @@ mod tests {
             nodes: 1,
             positions: vec![
                 PositionEval {
-                    eval: Eval { cp: 300, mate: None },
+                    eval: Eval {
+                        cp: 300,
+                        mate: None,
+                    },
                     best: Some(String::from("e3e4")),
                 },
                 PositionEval {
-                    eval: Eval { cp: -300, mate: None },
+                    eval: Eval {
+                        cp: -300,
+                        mate: None,
+                    },
                     best: None,
                 },
             ],
@@ -623,7 +636,11 @@ mod tests {
         let record = game(Variant::Chad, &HANGING_ROOK);
         let evaluations = evaluate_game(&record).expect("replays");
         assert_eq!(evaluations.positions.len(), 7);
-        assert_eq!(evaluations, evaluate_game(&record).expect("replays"), "reproducible");
+        assert_eq!(
+            evaluations,
+            evaluate_game(&record).expect("replays"),
+            "reproducible"
+        );
         let report = Report::new(&record, &evaluations).expect("fits");
         let blunder = &report.moves[4];
         assert_eq!(blunder.played, "Rf9-g9");

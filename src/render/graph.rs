@@ -6,9 +6,9 @@
 
 use resvg::tiny_skia::{LineCap, LineJoin, Paint, PathBuilder, Pixmap, Rect, Stroke, Transform};
 
+use super::RenderError;
 use super::text::{self, Anchor, Weight};
 use super::theme::{CHECK, HIGHLIGHT, Rgb, Theme};
-use super::RenderError;
 use crate::rules::Color;
 
 /// The graph's width in pixels (the width of a default board).
@@ -318,7 +318,10 @@ mod tests {
         assert_eq!(pixel(&png, x3, plot_top + 20), [white.0, white.1, white.2]);
         // Where Black is (ply 5), nearly the whole column is Black's.
         let x5 = GRAPH_WIDTH - SIDE_MARGIN as u32 - 3;
-        assert_eq!(pixel(&png, x5, plot_bottom - 20), [black.0, black.1, black.2]);
+        assert_eq!(
+            pixel(&png, x5, plot_bottom - 20),
+            [black.0, black.1, black.2]
+        );
         // The blunder's dot sits on ply 4, low down.
         let plot = Plot {
             left: SIDE_MARGIN,

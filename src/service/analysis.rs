@@ -116,7 +116,10 @@ impl Service {
             Ok(report) => report,
             Err(ServiceError::Internal(reference)) => {
                 // The plain record is still right: the analysis is only left out.
-                warn!(game = state.row.id, reference, "the analysis is left out of the record");
+                warn!(
+                    game = state.row.id,
+                    reference, "the analysis is left out of the record"
+                );
                 None
             }
             Err(other) => return Err(other),
@@ -246,7 +249,10 @@ impl Service {
             info!(game = id, plies = state.row.ply, "game analysed");
             self.wake_timers();
         } else {
-            warn!(game = id, "the analysis's claim had lapsed: another process has it");
+            warn!(
+                game = id,
+                "the analysis's claim had lapsed: another process has it"
+            );
         }
         Ok(())
     }

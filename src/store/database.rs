@@ -9,8 +9,8 @@ use async_trait::async_trait;
 
 use super::copy::TableRows;
 use super::{
-    AnalysisRow, AppendMoves, CapsRow, ChallengeRow, ConditionalRow, Counts, DigestRow, GameRow, Glicko,
-    LeaveRow, MoveRow, NewChallenge, NewGame, NewNotice, NoteRow, NoticeRow, PlayerRow,
+    AnalysisRow, AppendMoves, CapsRow, ChallengeRow, ConditionalRow, Counts, DigestRow, GameRow,
+    Glicko, LeaveRow, MoveRow, NewChallenge, NewGame, NewNotice, NoteRow, NoticeRow, PlayerRow,
     RatingChangeRow, RatingRow, RatingUpdate, Result, ResultsRow, Resumed, SettingsRow, TakeBack,
 };
 

@@ -26,9 +26,7 @@ fn user(name: &str) -> User {
 }
 
 /// A short Chad game: White's fifth move puts a rook where Black's rook takes it.
-const HANGING_ROOK: [&str; 6] = [
-    "Rc5-c9", "Rj8-j6", "Rc9-f9", "Rj6-f6", "Rf9-g9", "Rh9xg9",
-];
+const HANGING_ROOK: [&str; 6] = ["Rc5-c9", "Rj8-j6", "Rc9-f9", "Rj6-f6", "Rf9-g9", "Rh9xg9"];
 
 /// A Chad game of alice (White) against bob with `moves` played, still running.
 async fn chad_game(service: &Service, moves: &[&str]) -> i64 {

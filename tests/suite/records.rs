@@ -201,7 +201,10 @@ fn annotations_mark_moves_and_comment_them_and_leave_the_plain_record_alone() {
         plain,
         "no annotations: the plain record"
     );
-    assert!(plain.ends_with("1. Rc5-c9 Rj8-j6 2. Rc9-f9 Rj6-f6 {A test.} *"), "{plain}");
+    assert!(
+        plain.ends_with("1. Rc5-c9 Rj8-j6 2. Rc9-f9 Rj6-f6 {A test.} *"),
+        "{plain}"
+    );
     let annotations = [
         Annotation::default(),
         Annotation {

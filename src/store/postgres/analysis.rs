@@ -60,10 +60,7 @@ pub(super) async fn request_analysis(
     Ok(row)
 }
 
-pub(super) async fn claim_analysis(
-    db: &PostgresDatabase,
-    now: i64,
-) -> Result<Option<AnalysisRow>> {
+pub(super) async fn claim_analysis(db: &PostgresDatabase, now: i64) -> Result<Option<AnalysisRow>> {
     // Most of the time nothing waits: a read says so without a write transaction.
     let waiting: bool = sqlx::query_scalar(
         "SELECT EXISTS (SELECT 1 FROM analyses \
