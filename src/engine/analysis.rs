@@ -440,7 +440,7 @@ impl Report {
     #[must_use]
     pub fn move_number(&self, ply: usize) -> String {
         let index = ply.saturating_sub(1) + usize::from(self.black_first);
-        if index % 2 == 0 {
+        if index.is_multiple_of(2) {
             format!("{}.", index / 2 + 1)
         } else {
             format!("{}...", index / 2 + 1)

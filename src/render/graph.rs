@@ -214,12 +214,9 @@ fn title(canvas: &mut Pixmap, graph: &EvalGraph, color: Rgb) {
 /// A tick and a number under every tenth move.
 fn numbers(canvas: &mut Pixmap, graph: &EvalGraph, plot: &Plot, color: Rgb) {
     let offset = usize::from(graph.black_first);
-    let mut number: usize = 10;
-    loop {
-        // The position after the first side's move `number`.
-        let Some(ply) = (2 * number - 1).checked_sub(offset) else {
-            break;
-        };
+    // The position after the first side's move `number` (at least 19 plies: no underflow).
+    for number in (10_usize..).step_by(10) {
+        let ply = 2 * number - 1 - offset;
         if ply > plot.plies {
             break;
         }
@@ -235,7 +232,6 @@ fn numbers(canvas: &mut Pixmap, graph: &EvalGraph, plot: &Plot, color: Rgb) {
             color,
             Anchor::Middle,
         );
-        number += 10;
     }
 }
 
