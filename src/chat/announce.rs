@@ -2,7 +2,9 @@
 //! (with the bot's answer in a game against it), the board, an ending, a draw offer and its
 //! answers, and the clocks' notices; each with its board picture and the answers it offers.
 
-use super::{Action, Means, Picture, Reply, Style, Topic, correspondence, error_reply, text};
+use super::{
+    Action, Means, Picture, Reply, Style, Topic, correspondence, error_reply, text, tournaments,
+};
 use crate::rules::{Color, MoveMarks};
 use crate::service::{
     ChallengeSummary, Challenged, ColorChoice, DrawAction, DrawDone, GameState, MoveDone, Notice,
@@ -587,5 +589,40 @@ pub async fn notice_reply(service: &Service, notice: &Notice) -> (Place, Reply) 
             ))
             .settling(Topic::Challenge(challenge.id)),
         ),
+        Notice::TournamentRound {
+            place,
+            tournament,
+            pairings,
+            standings,
+        } => {
+            let reply = tournaments::round_reply(tournament, pairings);
+            let reply = match standings {
+                Some(standings) => {
+                    let table = tournaments::standings_reply(
+                        service,
+                        standings,
+                        &format!("\n{}", tournaments::daily_title(standings)),
+                    )
+                    .await;
+                    let mut reply = reply.and(table.plain());
+                    reply.picture = table.picture;
+                    reply
+                }
+                None => reply,
+            };
+            (place.clone(), reply)
+        }
+        Notice::TournamentStandings { place, standings } => (
+            place.clone(),
+            tournaments::standings_reply(service, standings, &tournaments::daily_title(standings))
+                .await,
+        ),
+        Notice::TournamentOver { place, standings } => (
+            place.clone(),
+            tournaments::over_reply(service, standings).await,
+        ),
+        Notice::TournamentPostponed { place, tournament } => {
+            (place.clone(), tournaments::postponed_reply(tournament))
+        }
     }
 }

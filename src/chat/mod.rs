@@ -14,6 +14,7 @@ mod options;
 mod reply;
 pub mod table;
 mod text;
+mod tournaments;
 mod typed;
 
 use crate::rules::{Color, MoveError, Variant};
@@ -26,6 +27,7 @@ use crate::store::SettingsRow;
 pub use command::{Command, ConditionalAction, UsageError};
 pub use reply::{Action, MAX_REPLY, Means, Part, Picture, Reply, Style, Topic};
 pub use table::{COMMANDS, Spec, help};
+pub use tournaments::{TournamentCommand, standings_text};
 pub use typed::ascii_forms;
 
 use announce::{
@@ -697,6 +699,7 @@ async fn execute(
             };
             one(options::setups_reply(rated))
         }
+        Command::Tournament(command) => tournaments::execute(service, incoming, command).await,
         Command::Help(topic) => one(Reply::private(help(topic.as_deref()))),
     }
 }

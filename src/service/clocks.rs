@@ -14,6 +14,7 @@ use super::{
     Analysed, ChallengeSummary, DAY, GameState, GameSummary, Place, Service, ServiceError, User,
     bot_side, reason_key,
 };
+use super::tournaments::{RoundGames, Standings, TournamentInfo};
 use crate::rules::{EndReason, Outcome};
 use crate::store::{ChallengeRow, GameRow, NewNotice, NoticeRow};
 
@@ -69,6 +70,29 @@ pub enum Notice {
     Analysed {
         place: Place,
         analysed: Box<Analysed>,
+    },
+    /// A tournament started or paired a round: its games (a round robin's all at once), with
+    /// the standings before the round in a Swiss after round 1.
+    TournamentRound {
+        place: Place,
+        tournament: Box<TournamentInfo>,
+        pairings: Vec<RoundGames>,
+        standings: Option<Box<Standings>>,
+    },
+    /// The daily standings of a round robin on a day games finished.
+    TournamentStandings {
+        place: Place,
+        standings: Box<Standings>,
+    },
+    /// A tournament ended: the final standings and the winner.
+    TournamentOver {
+        place: Place,
+        standings: Box<Standings>,
+    },
+    /// A tournament's start time came with too few players: it waits for its organiser.
+    TournamentPostponed {
+        place: Place,
+        tournament: Box<TournamentInfo>,
     },
 }
 
@@ -187,6 +211,8 @@ impl Service {
         self.run_digests(platform, now).await;
         self.clock_games(now + LONGEST_REMINDER, platform, now)
             .await;
+        // After the games' clocks: a game that just timed out may end a round.
+        self.run_tournaments(platform, now).await;
         if let Err(error) = self.store.prune_events(now - EVENT_MEMORY).await {
             warn!(%error, "forgetting old chat events failed");
         }
@@ -298,6 +324,9 @@ impl Service {
         }
         if row.kind == "analysed" {
             return self.analysed_notice(row).await;
+        }
+        if row.kind.starts_with("tournament_") {
+            return self.tournament_notice(row).await;
         }
         let Some(id) = row.game_id else {
             return Ok(None);

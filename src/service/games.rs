@@ -415,6 +415,9 @@ impl Service {
         game: Option<i64>,
     ) -> Result<GameState, ServiceError> {
         let (state, _) = self.my_active_game(place, user, game).await?;
+        if state.row.tournament_id.is_some() {
+            return Err(ServiceError::TournamentAbort(state.row.id));
+        }
         if state.row.ply >= 2 {
             return Err(ServiceError::TooLateToAbort(state.row.id));
         }

@@ -28,6 +28,7 @@ mod reminders;
 mod resigning;
 mod takebacks;
 mod timer;
+pub mod tournaments;
 mod vacation;
 
 use std::collections::{HashMap, HashSet};
@@ -65,6 +66,10 @@ pub use reminders::{DEFAULT_REMINDERS, LONGEST_REMINDER, MOST_REMINDERS, SHORTES
 pub use resigning::{CONFIRM_WINDOW, Resigning};
 pub use takebacks::{TakebackAction, TakebackDone};
 pub use timer::Timer;
+pub use tournaments::{
+    Entrant, Format, Pairing, RoundGames, StandingLine, Standings, StartTime, TournamentError,
+    TournamentInfo, TournamentRequest, TournamentState, Withdrawal,
+};
 pub use vacation::{LEAVE_DAYS, LeaveRequest, LeaveStatus, MOST_LEAVE_DAYS, SHORTEST_LEAVE};
 
 /// Shortest and longest time per move, in days.
@@ -333,6 +338,8 @@ fn reason_words(stored: &str) -> &str {
         "resignation" => "resignation",
         "timeout" => "time running out",
         "aborted" => "abort",
+        "forfeit" => "forfeit (a player withdrew from the tournament)",
+        "adjudication" => "adjudication at the round deadline",
         other => other,
     }
 }

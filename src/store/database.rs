@@ -23,9 +23,10 @@ pub type RatingFn = Box<dyn FnOnce(&RatingUpdate) -> [Glicko; 2] + Send>;
 ///
 /// Besides the game data, a backend answers for its own upkeep: [`Database::close`],
 /// [`Database::backup`], [`Database::integrity_check`] and [`Database::synchronous_settings`],
-/// each described in the database's own terms.
+/// each described in the database's own terms. Tournaments are the supertrait
+/// [`super::TournamentDatabase`] (`store/tournaments.rs`).
 #[async_trait]
-pub trait Database: Debug + Send + Sync {
+pub trait Database: Debug + Send + Sync + super::TournamentDatabase {
     /// The durability setting of every connection the backend may hand out, read while all of
     /// them are held at once. On SQLite: the `synchronous` pragma by name (`full` keeps an
     /// acknowledged move through a power loss); on PostgreSQL: `synchronous_commit` (`on`).
