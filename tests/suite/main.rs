@@ -34,6 +34,7 @@ mod security;
 mod service;
 mod shakti;
 mod store;
+mod tournaments;
 mod transcripts;
 mod uci;
 mod views;

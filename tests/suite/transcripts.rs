@@ -2,7 +2,8 @@
 //! moves only when told. A transcript is a text file in `tests/data/transcripts/`:
 //!
 //! - `name: text` or `#channel name: text`: a console line; its replies become the output,
-//!   a picture as `  picture: NAME WxH`;
+//!   a picture as `  picture: NAME WxH`; `~name: text` is written by someone who does not
+//!   manage the community (in the console everyone does);
 //! - `? text`: the output contains `text`; `! text`: it does not;
 //! - `@advance 2d 3h 5m`: moves the clock; `@tick`: runs the clocks (notices become the output);
 //! - `@restart`: closes the database and opens it again, as a process restart would;
@@ -99,8 +100,13 @@ pub async fn run(name: &str, db: &TestDb) {
             service.store().close().await;
             service = open(db, &clock).await;
         } else {
+            let (guest, line) = match line.strip_prefix('~') {
+                Some(rest) => (true, rest),
+                None => (false, line),
+            };
             let parsed = console::parse_line(line).unwrap_or_else(|| panic!("bad line {}", at()));
-            let incoming = console::incoming(&parsed);
+            let mut incoming = console::incoming(&parsed);
+            incoming.manager = !guest;
             output.clear();
             for reply in chat::handle(&service, &incoming).await {
                 output.push_str(&console::format_reply(&reply, Some(&incoming.user), None));
@@ -219,5 +225,20 @@ backends! {
     #[tokio::test]
     async fn reminders_at_the_times_each_player_chose(db: TestDb) {
         run("reminders", &db).await;
+    }
+
+    #[tokio::test]
+    async fn tournament_round_robin_of_four_played_to_the_end(db: TestDb) {
+        run("tournament_round_robin", &db).await;
+    }
+
+    #[tokio::test]
+    async fn tournament_swiss_of_five_with_a_bye_a_withdrawal_and_a_restart(db: TestDb) {
+        run("tournament_swiss", &db).await;
+    }
+
+    #[tokio::test]
+    async fn tournament_permissions_and_friendly_refusals(db: TestDb) {
+        run("tournament_refusals", &db).await;
     }
 }

@@ -547,10 +547,13 @@ impl Service {
         platform: &str,
     ) -> Result<Option<i64>, ServiceError> {
         let rows = self.store.live_tournaments(Some(platform)).await?;
+        let now = self.now();
+        // Only what lies ahead: `wait` moves the clock forward to each.
         Ok(rows
             .iter()
             .flat_map(|row| [row.starts_at, row.round_deadline, row.standings_next])
             .flatten()
+            .filter(|&at| at > now)
             .min())
     }
 }
