@@ -58,9 +58,10 @@ pub fn parse(args: &[&str]) -> Result<TournamentCommand, String> {
     }
     let id = match rest {
         [] => None,
-        [word] => Some(number(word).ok_or_else(|| {
-            format!("\"{}\" is not a tournament number.", inert(word))
-        })?),
+        [word] => Some(
+            number(word)
+                .ok_or_else(|| format!("\"{}\" is not a tournament number.", inert(word)))?,
+        ),
         _ => return Err(String::from("Name one tournament, by its number.")),
     };
     Ok(match sub.as_str() {
@@ -223,7 +224,10 @@ fn parse_start(words: &[String]) -> Result<(StartTime, usize), String> {
                 .ok()
                 .and_then(|dt| dt.to_zoned_datetime(jiff::tz::TimeZone::UTC).ok())
                 .ok_or_else(problem)?;
-            Ok((StartTime::At(at.timestamp().as_second()), 1 + usize::from(time.is_some())))
+            Ok((
+                StartTime::At(at.timestamp().as_second()),
+                1 + usize::from(time.is_some()),
+            ))
         }
         None => Err(problem()),
     }
@@ -499,7 +503,11 @@ async fn standings_picture(service: &Service, standings: &Standings) -> Option<P
 }
 
 /// The standings under `title`, as text with the table as a picture.
-pub(super) async fn standings_reply(service: &Service, standings: &Standings, title: &str) -> Reply {
+pub(super) async fn standings_reply(
+    service: &Service,
+    standings: &Standings,
+    title: &str,
+) -> Reply {
     Reply::text(format!("{title}{}", standings_text(standings)))
         .with_picture(standings_picture(service, standings).await)
 }
@@ -532,9 +540,7 @@ pub(super) fn round_reply(info: &TournamentInfo, pairings: &[RoundGames]) -> Rep
                 .mention(game.black.clone());
         }
         if let Some(bye) = &round.bye {
-            reply = reply
-                .and("\nBye (a point, no game): ")
-                .mention(bye.clone());
+            reply = reply.and("\nBye (a point, no game): ").mention(bye.clone());
         }
     }
     reply.and(if info.format == Format::Swiss {
@@ -596,7 +602,9 @@ mod tests {
             "\"Autumn", "Chak\"", "chak", "swiss", "5", "rounds", "3", "days", "casual", "max",
             "8", "start", "in", "2d", "round", "10", "days",
         ];
-        let TournamentCommand::Create(request) = parse(&["create"].iter().chain(&words).copied().collect::<Vec<_>>()).expect("parses") else {
+        let TournamentCommand::Create(request) =
+            parse(&["create"].iter().chain(&words).copied().collect::<Vec<_>>()).expect("parses")
+        else {
             panic!("not a create");
         };
         assert_eq!(request.name, "Autumn Chak");
@@ -614,12 +622,23 @@ mod tests {
     fn subcommands_take_a_number() {
         assert_eq!(parse(&[]), Ok(TournamentCommand::List));
         assert_eq!(parse(&["join", "#2"]), Ok(TournamentCommand::Join(Some(2))));
-        assert_eq!(parse(&["standings"]), Ok(TournamentCommand::Standings(None)));
+        assert_eq!(
+            parse(&["standings"]),
+            Ok(TournamentCommand::Standings(None))
+        );
         assert_eq!(parse(&["3"]), Ok(TournamentCommand::Info(Some(3))));
         assert!(parse(&["dance"]).is_err());
-        let Ok(TournamentCommand::Create(request)) =
-            parse(&["create", "Cup", "shakti", "double", "round", "robin", "start", "2026-01-10", "18:00"])
-        else {
+        let Ok(TournamentCommand::Create(request)) = parse(&[
+            "create",
+            "Cup",
+            "shakti",
+            "double",
+            "round",
+            "robin",
+            "start",
+            "2026-01-10",
+            "18:00",
+        ]) else {
             panic!("a create");
         };
         assert_eq!(request.format, Format::Double);

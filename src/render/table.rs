@@ -102,7 +102,9 @@ pub fn render_table(theme: Theme, table: &Table) -> Result<Vec<u8>, RenderError>
             anchor,
         );
         for (index, row) in rows.iter().enumerate() {
-            let Some(cell) = row.get(column) else { continue };
+            let Some(cell) = row.get(column) else {
+                continue;
+            };
             let color = if table.greyed.contains(&index) {
                 grey
             } else {

@@ -10,11 +10,11 @@ use tracing::{error, info, instrument, warn};
 
 use super::games::{MoveDone, awaits_color, score};
 use super::reminders::{LONGEST_REMINDER, due_reminder, reminder_kind, waiting_player};
+use super::tournaments::{RoundGames, Standings, TournamentInfo};
 use super::{
     Analysed, ChallengeSummary, DAY, GameState, GameSummary, Place, Service, ServiceError, User,
     bot_side, reason_key,
 };
-use super::tournaments::{RoundGames, Standings, TournamentInfo};
 use crate::rules::{EndReason, Outcome};
 use crate::store::{ChallengeRow, GameRow, NewNotice, NoticeRow};
 

@@ -192,15 +192,24 @@ pub trait TournamentDatabase: Send + Sync {
     ///
     /// # Errors
     /// [`super::StoreError`] when the database fails.
-    async fn postpone_tournament(&self, tournament_id: i64, starts_at: i64, now: i64)
-    -> Result<bool>;
+    async fn postpone_tournament(
+        &self,
+        tournament_id: i64,
+        starts_at: i64,
+        now: i64,
+    ) -> Result<bool>;
 
     /// Records a player's withdrawal during `round`. `false` when they had withdrawn already.
     ///
     /// # Errors
     /// [`super::StoreError`] when the database fails.
-    async fn withdraw(&self, tournament_id: i64, player_id: i64, round: i64, now: i64)
-    -> Result<bool>;
+    async fn withdraw(
+        &self,
+        tournament_id: i64,
+        player_id: i64,
+        round: i64,
+        now: i64,
+    ) -> Result<bool>;
 
     /// Ends an active tournament game off the board, unrated, with `result` and `reason`
     /// (`forfeit`, `adjudication`). `false` when it had ended already.

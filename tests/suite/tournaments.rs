@@ -35,10 +35,9 @@ fn tournament_notices(pending: &[pigeon::service::Pending]) -> Vec<String> {
     pending
         .iter()
         .filter_map(|p| match &p.notice {
-            Notice::TournamentRound { pairings, .. } => Some(format!(
-                "round {}",
-                pairings.first().map_or(0, |r| r.round)
-            )),
+            Notice::TournamentRound { pairings, .. } => {
+                Some(format!("round {}", pairings.first().map_or(0, |r| r.round)))
+            }
             Notice::TournamentStandings { .. } => Some(String::from("standings")),
             Notice::TournamentOver { .. } => Some(String::from("over")),
             Notice::TournamentPostponed { .. } => Some(String::from("postponed")),

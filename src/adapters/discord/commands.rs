@@ -347,7 +347,11 @@ fn tournament_options() -> Vec<CreateCommandOption> {
     }
     options.push(sub("list", "this server's tournaments"));
     options.push(
-        sub("creators", "who may create tournaments here (managers only)").add_sub_option(
+        sub(
+            "creators",
+            "who may create tournaments here (managers only)",
+        )
+        .add_sub_option(
             string_option("who", "anyone, or managers only", &["anyone", "managers"])
                 .required(true),
         ),
@@ -497,8 +501,14 @@ mod tests {
             ]),
         );
         let (text, _) = command_text("tournament", &[create]);
-        assert_eq!(text, "tournament create \"Autumn Chak\" swiss 5 rounds start in 2d");
-        let join = sub("join", json!([{"name": "tournament", "type": 4, "value": 3}]));
+        assert_eq!(
+            text,
+            "tournament create \"Autumn Chak\" swiss 5 rounds start in 2d"
+        );
+        let join = sub(
+            "join",
+            json!([{"name": "tournament", "type": 4, "value": 3}]),
+        );
         let (text, _) = command_text("tournament", &[join]);
         assert_eq!(text, "tournament join 3");
         let (text, _) = command_text("settings", &[option("pings", 3, json!("off"))]);

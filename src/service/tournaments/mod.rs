@@ -174,7 +174,11 @@ impl TournamentInfo {
 
 impl fmt::Display for TournamentInfo {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "#{} \"{}\" ({}, {})", self.id, self.name, self.variant, self.format)
+        write!(
+            f,
+            "#{} \"{}\" ({}, {})",
+            self.id, self.name, self.variant, self.format
+        )
     }
 }
 
@@ -282,11 +286,15 @@ pub enum TournamentError {
     TooFewPlayers { id: i64, count: usize },
     #[error("Tournament #{0} has not started yet: there are no standings before round 1.")]
     NotStarted(i64),
-    #[error("A Swiss needs its number of rounds, from 1 to {MOST_ROUNDS}: for example `swiss 5 rounds`.")]
+    #[error(
+        "A Swiss needs its number of rounds, from 1 to {MOST_ROUNDS}: for example `swiss 5 rounds`."
+    )]
     BadRounds,
     #[error("A tournament has from {MIN_PLAYERS} to {MOST_PLAYERS} players: for example `max 8`.")]
     BadMaxPlayers,
-    #[error("Give the tournament a name of 1 to {LONGEST_NAME} characters, in quotes: `tournament create \"Autumn Chak\" chak swiss 5 rounds`.")]
+    #[error(
+        "Give the tournament a name of 1 to {LONGEST_NAME} characters, in quotes: `tournament create \"Autumn Chak\" chak swiss 5 rounds`."
+    )]
     BadName,
     #[error("The start time has passed: give a later one, like `start in 2d`.")]
     StartPassed,
@@ -448,7 +456,11 @@ impl Service {
     ///
     /// # Errors
     /// `Internal` when the database fails.
-    pub async fn set_anyone_creates(&self, place: &Place, anyone: bool) -> Result<(), ServiceError> {
+    pub async fn set_anyone_creates(
+        &self,
+        place: &Place,
+        anyone: bool,
+    ) -> Result<(), ServiceError> {
         let who = if anyone { "anyone" } else { "managers" };
         Ok(self
             .store
@@ -539,7 +551,11 @@ impl Service {
         {
             return Err(TournamentError::Full { id: info.id, max }.into());
         }
-        if !self.store.join_tournament(info.id, me.id, self.now()).await? {
+        if !self
+            .store
+            .join_tournament(info.id, me.id, self.now())
+            .await?
+        {
             return Err(ServiceError::Changed);
         }
         self.tournament_info(&row).await

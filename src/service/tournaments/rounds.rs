@@ -123,7 +123,8 @@ impl Service {
                 } else {
                     Color::Black
                 };
-                let history = swiss_history(row, &entrants_by_seed(&entrants, &ids), &[], &[], initial);
+                let history =
+                    swiss_history(row, &entrants_by_seed(&entrants, &ids), &[], &[], initial);
                 let pairs = pairing::pair_dutch(&history).map_err(|e| internal(&e))?;
                 let (planned, byes) = planned_round(&pairs, &ids, 1);
                 (planned, byes, row.rounds, 1)
@@ -144,7 +145,11 @@ impl Service {
             .record(row, &planned, byes, (0, round), deadline, Some(start))
             .await?;
         if claimed {
-            info!(tournament = row.id, players = ids.len(), "tournament started");
+            info!(
+                tournament = row.id,
+                players = ids.len(),
+                "tournament started"
+            );
         }
         Ok(claimed)
     }
@@ -337,13 +342,10 @@ impl Service {
         let games = self.store.tournament_games(row.id).await?;
         let byes = self.store.tournament_byes(row.id).await?;
         let name = |id: i64| {
-            info.players
-                .iter()
-                .find(|e| e.player_id == id)
-                .map_or_else(
-                    || User::new(&row.platform, "", "someone"),
-                    |e| e.user.clone(),
-                )
+            info.players.iter().find(|e| e.player_id == id).map_or_else(
+                || User::new(&row.platform, "", "someone"),
+                |e| e.user.clone(),
+            )
         };
         let rounds: Vec<i64> = match round {
             Some(round) => vec![round],
@@ -398,7 +400,9 @@ impl Service {
             if count >= MIN_PLAYERS {
                 self.begin(row).await?;
             } else {
-                self.store.postpone_tournament(row.id, starts_at, now).await?;
+                self.store
+                    .postpone_tournament(row.id, starts_at, now)
+                    .await?;
             }
             return Ok(());
         }
@@ -408,9 +412,7 @@ impl Service {
             .filter(|g| g.tournament_round == Some(row.current_round))
             .collect();
         let format = Format::from_key(&row.format).unwrap_or(Format::Swiss);
-        if format == Format::Swiss
-            && row.round_deadline.is_some_and(|deadline| deadline <= now)
-        {
+        if format == Format::Swiss && row.round_deadline.is_some_and(|deadline| deadline <= now) {
             for game in current.iter().filter(|g| g.status == "active") {
                 self.store
                     .end_tournament_game(game.id, "1/2-1/2", ADJUDICATION, now)
@@ -435,7 +437,9 @@ impl Service {
                         .await?;
                 }
             }
-            Format::Swiss if current.iter().all(|g| g.status != "active") => self.next_swiss_round(row, &games, now).await?,
+            Format::Swiss if current.iter().all(|g| g.status != "active") => {
+                self.next_swiss_round(row, &games, now).await?
+            }
             Format::Swiss => {}
         }
         Ok(())
@@ -459,7 +463,9 @@ impl Service {
         let entrants = self.store.entrants(row.id).await?;
         let active = entrants.iter().filter(|e| e.withdrawn_at.is_none()).count();
         if row.current_round >= row.rounds || active < 2 {
-            self.store.finish_tournament(row.id, "finished", now).await?;
+            self.store
+                .finish_tournament(row.id, "finished", now)
+                .await?;
             info!(tournament = row.id, "tournament finished");
             return Ok(());
         }
@@ -476,14 +482,23 @@ impl Service {
             Ok(pairs) => pairs,
             Err(error) => {
                 info!(tournament = row.id, %error, "no further round can be paired");
-                self.store.finish_tournament(row.id, "finished", now).await?;
+                self.store
+                    .finish_tournament(row.id, "finished", now)
+                    .await?;
                 return Ok(());
             }
         };
         let (planned, byes) = planned_round(&pairs, &ids, round);
         let deadline = row.round_days.map(|days| now + days * DAY);
         if self
-            .record(row, &planned, byes, (row.current_round, round), deadline, None)
+            .record(
+                row,
+                &planned,
+                byes,
+                (row.current_round, round),
+                deadline,
+                None,
+            )
             .await?
         {
             info!(tournament = row.id, round, "round paired");
@@ -513,7 +528,9 @@ impl Service {
                 };
                 let pairings = self.pairings(&tournament, &info, rounds).await?;
                 let standings = if round > 1 && info.format == Format::Swiss {
-                    Some(Box::new(self.standings_of(&tournament, info.clone()).await?))
+                    Some(Box::new(
+                        self.standings_of(&tournament, info.clone()).await?,
+                    ))
                 } else {
                     None
                 };
@@ -666,7 +683,9 @@ fn swiss_history(
     let mut tournament = Tournament {
         players,
         played_rounds,
-        planned_rounds: usize::try_from(row.rounds).unwrap_or(1).max(played_rounds + 1),
+        planned_rounds: usize::try_from(row.rounds)
+            .unwrap_or(1)
+            .max(played_rounds + 1),
         points: PointSystem::default(),
         initial_color,
     };

@@ -210,7 +210,13 @@ pub fn standings(
             }
         })
         .collect();
-    lines.sort_by_key(|line| (Reverse(line.points), Reverse(line.tie_breaks.clone()), line.player));
+    lines.sort_by_key(|line| {
+        (
+            Reverse(line.points),
+            Reverse(line.tie_breaks.clone()),
+            line.player,
+        )
+    });
     for index in 0..lines.len() {
         lines[index].rank = if index > 0
             && lines[index].points == lines[index - 1].points

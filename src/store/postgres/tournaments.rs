@@ -249,7 +249,14 @@ pub(super) async fn finish_tournament(
         return Ok(false);
     };
     if state == "finished" {
-        insert_notice(&mut tx, &tournament, NOTICE_OVER, tournament.current_round, now).await?;
+        insert_notice(
+            &mut tx,
+            &tournament,
+            NOTICE_OVER,
+            tournament.current_round,
+            now,
+        )
+        .await?;
     }
     tx.commit().await?;
     Ok(true)
@@ -324,12 +331,14 @@ pub(super) async fn tournament_games(
     db: &PostgresDatabase,
     tournament_id: i64,
 ) -> Result<Vec<GameRow>> {
-    Ok(sqlx::query_as(
-        "SELECT * FROM games WHERE tournament_id = $1 ORDER BY tournament_round, id",
+    Ok(
+        sqlx::query_as(
+            "SELECT * FROM games WHERE tournament_id = $1 ORDER BY tournament_round, id",
+        )
+        .bind(tournament_id)
+        .fetch_all(&db.pool)
+        .await?,
     )
-    .bind(tournament_id)
-    .fetch_all(&db.pool)
-    .await?)
 }
 
 pub(super) async fn tournament_byes(
@@ -385,7 +394,10 @@ pub(super) async fn set_tournament_thread(
     Ok(())
 }
 
-pub(super) async fn notice_tournament(db: &PostgresDatabase, notice_id: i64) -> Result<Option<i64>> {
+pub(super) async fn notice_tournament(
+    db: &PostgresDatabase,
+    notice_id: i64,
+) -> Result<Option<i64>> {
     let row: Option<(Option<i64>,)> =
         sqlx::query_as("SELECT tournament_id FROM notices WHERE id = $1")
             .bind(notice_id)

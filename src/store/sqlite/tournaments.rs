@@ -242,7 +242,14 @@ pub(super) async fn finish_tournament(
         return Ok(false);
     };
     if state == "finished" {
-        insert_notice(&mut tx, &tournament, NOTICE_OVER, tournament.current_round, now).await?;
+        insert_notice(
+            &mut tx,
+            &tournament,
+            NOTICE_OVER,
+            tournament.current_round,
+            now,
+        )
+        .await?;
     }
     tx.commit().await?;
     Ok(true)
@@ -317,12 +324,14 @@ pub(super) async fn tournament_games(
     db: &SqliteDatabase,
     tournament_id: i64,
 ) -> Result<Vec<GameRow>> {
-    Ok(sqlx::query_as(
-        "SELECT * FROM games WHERE tournament_id = ?1 ORDER BY tournament_round, id",
+    Ok(
+        sqlx::query_as(
+            "SELECT * FROM games WHERE tournament_id = ?1 ORDER BY tournament_round, id",
+        )
+        .bind(tournament_id)
+        .fetch_all(&db.pool)
+        .await?,
     )
-    .bind(tournament_id)
-    .fetch_all(&db.pool)
-    .await?)
 }
 
 pub(super) async fn tournament_byes(

@@ -6,15 +6,20 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::{
-    ALICE, BOB, Bot, CAROL, CHANNEL, DEFERRED, assert_says, channel_of, option, text,
-};
+use super::{ALICE, BOB, Bot, CAROL, CHANNEL, DEFERRED, assert_says, channel_of, option, text};
 
 /// Discord's Manage Server permission.
 const MANAGE_GUILD: &str = "32";
 
 /// `/tournament <sub>` with its options; `manager` gives the member Manage Server.
-fn tournament(bot: &Bot, user: u64, channel: u64, sub: &str, options: Value, manager: bool) -> String {
+fn tournament(
+    bot: &Bot,
+    user: u64,
+    channel: u64,
+    sub: &str,
+    options: Value,
+    manager: bool,
+) -> String {
     let data = json!({
         "id": "777",
         "name": "tournament",
@@ -38,7 +43,10 @@ async fn a_tournament_gets_a_thread_where_its_games_and_standings_go() {
     assert!(bot.private_error(&refused).await.contains("managers"));
     let created = tournament(&bot, ALICE, CHANNEL, "create", name, true);
     let answer = bot.answer(&created).await;
-    assert_says(&answer, "Tournament #1 \"Autumn Chak\" (Chak, round robin) is open");
+    assert_says(
+        &answer,
+        "Tournament #1 \"Autumn Chak\" (Chak, round robin) is open",
+    );
     bot.fake.next("POST", "/threads").await;
     let welcome = bot.fake.next("POST", "/messages").await;
     let thread = channel_of(&welcome);
