@@ -6,8 +6,8 @@ use std::fmt;
 use tracing::error;
 
 use super::{
-    Cap, ChallengeSummary, DAYS_PER_MOVE, GameSummary, MOST_LEAVE_DAYS, MOST_REMINDERS, caps,
-    TournamentError, clock, notes,
+    Cap, ChallengeSummary, DAYS_PER_MOVE, GameSummary, MOST_LEAVE_DAYS, MOST_REMINDERS,
+    TournamentError, caps, clock, notes,
 };
 use crate::rules::{MoveError, RulesError, SetupError};
 use crate::store::StoreError;

@@ -2,14 +2,12 @@
 //! many processes run the clocks, a restart in the middle of a round loses nothing, and the
 //! standings picture decodes. (The conversations are in the transcripts.)
 
-use std::sync::Arc;
-
 use pigeon::rules::Variant;
 use pigeon::service::{
-    DAY, Format, ManualClock, Notice, Place, Service, StartTime, TournamentRequest, User,
+    DAY, Format, ManualClock, Notice, Place, StartTime, TournamentRequest, User,
 };
 
-use crate::common::{TestDb, backends};
+use crate::common::backends;
 use crate::transcripts::{START, open};
 
 fn user(name: &str) -> User {

@@ -438,7 +438,7 @@ impl Service {
                 }
             }
             Format::Swiss if current.iter().all(|g| g.status != "active") => {
-                self.next_swiss_round(row, &games, now).await?
+                self.next_swiss_round(row, &games, now).await?;
             }
             Format::Swiss => {}
         }

@@ -17,7 +17,7 @@ fn tournament(
     user: u64,
     channel: u64,
     sub: &str,
-    options: Value,
+    options: &Value,
     manager: bool,
 ) -> String {
     let data = json!({
@@ -39,9 +39,9 @@ async fn a_tournament_gets_a_thread_where_its_games_and_standings_go() {
     let mut bot = Bot::ticking(Duration::from_millis(200)).await;
     // Without Manage Server, creating is refused (the community's default).
     let name = json!([option("name", 3, json!("Autumn Chak"))]);
-    let refused = tournament(&bot, BOB, CHANNEL, "create", name.clone(), false);
+    let refused = tournament(&bot, BOB, CHANNEL, "create", &name, false);
     assert!(bot.private_error(&refused).await.contains("managers"));
-    let created = tournament(&bot, ALICE, CHANNEL, "create", name, true);
+    let created = tournament(&bot, ALICE, CHANNEL, "create", &name, true);
     let answer = bot.answer(&created).await;
     assert_says(
         &answer,
@@ -53,12 +53,12 @@ async fn a_tournament_gets_a_thread_where_its_games_and_standings_go() {
     assert_ne!(thread, CHANNEL);
     assert!(text(&welcome).contains("pairings, results and standings are posted here"));
     for user in [ALICE, BOB, CAROL] {
-        let joined = tournament(&bot, user, CHANNEL, "join", json!([]), false);
+        let joined = tournament(&bot, user, CHANNEL, "join", &json!([]), false);
         assert_says(&bot.answer(&joined).await, "joined tournament #1");
     }
-    let started = tournament(&bot, BOB, CHANNEL, "start", json!([]), false);
+    let started = tournament(&bot, BOB, CHANNEL, "start", &json!([]), false);
     assert!(bot.private_error(&started).await.contains("Only alice"));
-    let started = tournament(&bot, ALICE, CHANNEL, "start", json!([]), false);
+    let started = tournament(&bot, ALICE, CHANNEL, "start", &json!([]), false);
     assert_says(&bot.answer(&started).await, "has started with 3 players");
     // The clocks post every game in the tournament's thread.
     let round = bot
@@ -68,7 +68,7 @@ async fn a_tournament_gets_a_thread_where_its_games_and_standings_go() {
     assert_says(&round, "Round 3:");
     assert_says(&round, "#3 ");
     // The standings, asked in the thread (a private command's answer is public here).
-    let asked = tournament(&bot, CAROL, thread, "standings", json!([]), false);
+    let asked = tournament(&bot, CAROL, thread, "standings", &json!([]), false);
     assert_eq!(bot.acknowledged(&asked).await, (DEFERRED, 0));
     let standings = bot.edited(&asked).await;
     assert_says(&standings, "with 0 of 3 games finished");
