@@ -12,8 +12,9 @@
 //! at a fixed node budget ([`crate::engine::analysis`]), one position per job on the blocking
 //! pool under the service's heavy-work permits (so a reply's picture waits for at most one
 //! position's search), and records the result with an `analysed` notice in one transaction
-//! guarded by its claim. A process that dies mid-way leaves the claim to lapse; another (or
-//! the same, restarted) takes the analysis over. The bots run an [`Analyst`] beside their
+//! guarded by its claim. A long analysis renews its claim as it goes; a process that dies
+//! mid-way leaves the claim to lapse, and another (or the same, restarted) takes the analysis
+//! over. The bots run an [`Analyst`] beside their
 //! clocks; the console runs [`Service::analyse_next`] after each line, so its output comes in
 //! a fixed order.
 
@@ -28,7 +29,7 @@ use crate::engine::analysis::{
 };
 use crate::render::{self, Dot, EvalGraph, Theme};
 use crate::rules::Record;
-use crate::store::{ANALYSED_FROM_PLY, AnalysisRow, NewNotice, NoticeRow};
+use crate::store::{ANALYSED_FROM_PLY, ANALYSIS_LEASE, AnalysisRow, NewNotice, NoticeRow};
 
 /// How often the analyst looks at the queue when nothing wakes it: for analyses queued by
 /// another process, and claims whose process died.
@@ -55,7 +56,8 @@ pub enum AnalysisStatus {
 }
 
 impl Service {
-    /// Asks for the analysis of a finished game (the user's game here, or the one named):
+    /// Asks for the analysis of a finished game (the one named, or the user's latest finished
+    /// game here):
     /// queues it when it has none yet, or gives it when it is done.
     ///
     /// # Errors
@@ -69,7 +71,7 @@ impl Service {
         user: &User,
         game: Option<i64>,
     ) -> Result<AnalysisStatus, ServiceError> {
-        let state = self.game_for(place, user, game).await?;
+        let state = self.finished_game_for(place, user, game).await?;
         let id = state.row.id;
         if state.is_active() {
             return Err(ServiceError::AnalysisTooEarly {
@@ -214,7 +216,23 @@ impl Service {
         let id = state.row.id;
         let mut current = Record::new(state.record.start().clone());
         let mut positions = Vec::with_capacity(state.record.moves().len() + 1);
+        let mut renewed = self.now();
         for ply in 0..=state.record.moves().len() {
+            // A long game keeps its claim: renewed once a third of the lease has gone.
+            if self.now() - renewed >= ANALYSIS_LEASE / 3 {
+                renewed = self.now();
+                if !self
+                    .store
+                    .renew_analysis(id, claim.attempts, renewed)
+                    .await?
+                {
+                    warn!(
+                        game = id,
+                        "the analysis's claim had lapsed: another process has it"
+                    );
+                    return Ok(());
+                }
+            }
             if let Some(played) = ply.checked_sub(1).map(|i| &state.record.moves()[i]) {
                 current
                     .play(&played.text)

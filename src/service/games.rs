@@ -268,7 +268,7 @@ impl Service {
         let awaiting: Vec<&GameRow> = rows.iter().filter(|row| awaits(row, me.id)).collect();
         match (awaiting.as_slice(), rows.as_slice()) {
             ([row], _) => self.load(row.id).await,
-            ([], []) => match self.latest_game_here(place, me).await? {
+            ([], []) => match self.latest_game_here(place, me, |_| true).await? {
                 Some(state) => active(state),
                 None => Err(ServiceError::NoGame),
             },
@@ -349,23 +349,48 @@ impl Service {
         match rows.as_slice() {
             [row] => self.load(row.id).await,
             [] => self
-                .latest_game_here(place, &me)
+                .latest_game_here(place, &me, |_| true)
                 .await?
                 .ok_or(ServiceError::NoGame),
             _ => Err(self.which_game(&rows, "board #ID").await),
         }
     }
 
-    /// The user's most recent game in this channel, finished or not.
+    /// The finished game a command about "my last game" means: the one given, else the
+    /// user's most recently finished game here, else what [`Service::game_for`] finds.
+    ///
+    /// # Errors
+    /// As [`Service::game_for`].
+    pub(super) async fn finished_game_for(
+        &self,
+        place: &Place,
+        user: &User,
+        game: Option<i64>,
+    ) -> Result<GameState, ServiceError> {
+        if game.is_none() {
+            let me = self.player(user).await?;
+            self.settle_overdue(&place.platform).await;
+            if let Some(state) = self
+                .latest_game_here(place, &me, |row| row.status != "active")
+                .await?
+            {
+                return Ok(state);
+            }
+        }
+        self.game_for(place, user, game).await
+    }
+
+    /// The user's most recent game in this channel that `wanted` accepts.
     async fn latest_game_here(
         &self,
         place: &Place,
         me: &PlayerRow,
+        wanted: impl Fn(&GameRow) -> bool,
     ) -> Result<Option<GameState>, ServiceError> {
         let recent = self.store.games_of(me.id, 50).await?;
-        let here = recent
-            .into_iter()
-            .find(|row| row.platform == place.platform && row.channel == place.channel);
+        let here = recent.into_iter().find(|row| {
+            row.platform == place.platform && row.channel == place.channel && wanted(row)
+        });
         match here {
             Some(row) => Ok(Some(self.load(row.id).await?)),
             None => Ok(None),

@@ -199,6 +199,7 @@ macro_rules! answered_by {
                 now: i64,
                 notice: &NewNotice<'_>,
             ) -> Result<bool>;
+            analysis::renew_analysis(game_id: i64, attempt: i64, now: i64) -> Result<bool>;
             analysis::release_analysis(
                 game_id: i64,
                 attempt: i64,

@@ -810,6 +810,13 @@ pub trait Database: Debug + Send + Sync + super::TournamentDatabase {
         notice: &NewNotice<'_>,
     ) -> Result<bool>;
 
+    /// Renews a claimed analysis's lease from `now`, while the claim (`attempt`) is still
+    /// this process's: `false` when it lapsed and another process took it over.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn renew_analysis(&self, game_id: i64, attempt: i64, now: i64) -> Result<bool>;
+
     /// Gives back a claimed analysis: to the queue (a process stopping), or up for good when
     /// `failed` (the game cannot be analysed).
     ///

@@ -318,3 +318,72 @@ backends! {
         assert_eq!(service.analyse_next().await.expect("analyses"), Some(bot_game));
     }
 }
+
+backends! {
+    #[tokio::test]
+    async fn a_renewed_claim_is_not_taken_over_and_a_lapsed_one_cannot_be_renewed(db: TestDb) {
+        let clock = ManualClock::new(START);
+        let service = open(&db, &clock).await;
+        let id = blundered_game(&service).await;
+        let claim = service
+            .store()
+            .claim_analysis(clock.now())
+            .await
+            .expect("claims")
+            .expect("the analysis waits");
+        // Renewed before it lapsed: a lease from then on, so no other process takes it.
+        clock.advance(ANALYSIS_LEASE - 1);
+        let renewed = service
+            .store()
+            .renew_analysis(id, claim.attempts, clock.now())
+            .await
+            .expect("no error");
+        assert!(renewed);
+        clock.advance(ANALYSIS_LEASE - 1);
+        assert!(service.store().claim_analysis(clock.now()).await.expect("no error").is_none());
+        // Not renewed again: it lapses, another process takes it over, and the first
+        // claim can no longer be renewed.
+        clock.advance(1);
+        let other = service
+            .store()
+            .claim_analysis(clock.now())
+            .await
+            .expect("no error")
+            .expect("taken over");
+        assert_eq!((other.game_id, other.attempts), (id, claim.attempts + 1));
+        let late = service
+            .store()
+            .renew_analysis(id, claim.attempts, clock.now())
+            .await
+            .expect("no error");
+        assert!(!late);
+    }
+}
+
+backends! {
+    #[tokio::test]
+    async fn analyse_without_a_number_means_the_latest_finished_game_here(db: TestDb) {
+        let clock = ManualClock::new(START);
+        let service = open(&db, &clock).await;
+        let finished = blundered_game(&service).await;
+        // A new game between the same two runs beside it: `analyse` still means the
+        // finished one, not the game being played.
+        let running = chad_game(&service, &["Rc5-c9"]).await;
+        assert_ne!(running, finished);
+        let status = service
+            .analyse(&place(), &user("bob"), None)
+            .await
+            .expect("the finished game");
+        assert!(
+            matches!(status, AnalysisStatus::Queued(game) if game == finished),
+            "{status:?}"
+        );
+        // Named, the running game is refused as too early; with no game here, said so.
+        match service.analyse(&place(), &user("alice"), Some(running)).await {
+            Err(ServiceError::AnalysisTooEarly { game, .. }) => assert_eq!(game, running),
+            other => panic!("refused as too early: {other:?}"),
+        }
+        let carol = texts(&say(&service, "carol", "analyse").await);
+        assert!(carol.contains("no game"), "{carol}");
+    }
+}

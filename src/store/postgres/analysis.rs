@@ -152,3 +152,22 @@ pub(super) async fn release_analysis(
     .await?;
     Ok(())
 }
+
+pub(super) async fn renew_analysis(
+    db: &PostgresDatabase,
+    game_id: i64,
+    attempt: i64,
+    now: i64,
+) -> Result<bool> {
+    let renewed = sqlx::query(
+        "UPDATE analyses SET claimed_until = $3 + $4 \
+         WHERE game_id = $1 AND state = 'running' AND attempts = $2",
+    )
+    .bind(game_id)
+    .bind(attempt)
+    .bind(now)
+    .bind(ANALYSIS_LEASE)
+    .execute(&db.pool)
+    .await?;
+    Ok(renewed.rows_affected() == 1)
+}
