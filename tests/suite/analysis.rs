@@ -387,3 +387,36 @@ backends! {
         assert!(carol.contains("no game"), "{carol}");
     }
 }
+
+backends! {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_analyst_analyses_a_game_when_it_ends_and_stops_when_told(db: TestDb) {
+        let clock = ManualClock::new(START);
+        let service = open(&db, &clock).await;
+        let (stop, shutdown) = tokio::sync::watch::channel(false);
+        let analyst = tokio::spawn(service.analyst().run(shutdown));
+        // The end of the game wakes it: no tick of its own is needed.
+        let id = blundered_game(&service).await;
+        let done = tokio::time::timeout(std::time::Duration::from_secs(120), async {
+            loop {
+                let row = service.store().analysis(id).await.expect("reads");
+                if row.as_ref().is_some_and(|row| row.state == "done") {
+                    break;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            }
+        })
+        .await;
+        assert!(done.is_ok(), "the analyst analysed the game");
+        let notices = tick(&service).await;
+        assert!(
+            notices.iter().any(|n| matches!(n, Notice::Analysed { .. })),
+            "{notices:?}"
+        );
+        stop.send(true).expect("the analyst listens");
+        tokio::time::timeout(std::time::Duration::from_secs(10), analyst)
+            .await
+            .expect("the analyst stops when told")
+            .expect("it ran without panicking");
+    }
+}
