@@ -13,6 +13,7 @@
 //! [`VariantPosition`].
 
 mod art;
+mod base;
 mod board;
 mod graph;
 mod palette;
