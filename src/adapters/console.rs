@@ -198,9 +198,13 @@ impl<W: AsyncWrite + Unpin> Session<'_, W> {
     /// and prints it.
     async fn clocks(&mut self) -> std::io::Result<()> {
         self.ran_at = self.service.now();
-        match self.service.tick_platform(PLATFORM).await {
-            Ok(pending) => self.deliver(pending).await?,
-            Err(error) => return self.say(&error.to_string()).await,
+        // A claim takes a batch of notices: the clocks run until nothing more is pending.
+        loop {
+            match self.service.tick_platform(PLATFORM).await {
+                Ok(pending) if pending.is_empty() => break,
+                Ok(pending) => self.deliver(pending).await?,
+                Err(error) => return self.say(&error.to_string()).await,
+            }
         }
         loop {
             match self.service.analyse_next().await {

@@ -16,7 +16,7 @@ use super::{
     bot_side, reason_key,
 };
 use crate::rules::{EndReason, Outcome};
-use crate::store::{ChallengeRow, GameRow, NewNotice, NoticeRow};
+use crate::store::{ChallengeRow, GameRow, NOTICE_BATCH, NewNotice, NoticeRow};
 
 /// How long processed chat events are remembered (duplicates arrive within minutes).
 pub const EVENT_MEMORY: i64 = 7 * DAY;
@@ -284,7 +284,12 @@ impl Service {
         now: i64,
     ) -> Result<Vec<Pending>, ServiceError> {
         let mut pending = Vec::new();
-        for row in self.store.claim_notices(platform, now).await? {
+        let rows = self.store.claim_notices(platform, now).await?;
+        if i64::try_from(rows.len()).is_ok_and(|n| n >= NOTICE_BATCH) {
+            // More may wait: the timers run again as soon as this batch is delivered.
+            self.wake_timers();
+        }
+        for row in rows {
             match self.build_notice(&row, now).await {
                 Ok(Some(notice)) => pending.push(Pending { id: row.id, notice }),
                 Ok(None) => self.delivered(row.id).await,

@@ -678,9 +678,9 @@ pub trait Database: Debug + Send + Sync + super::TournamentDatabase {
         platform: Option<&str>,
     ) -> Result<Vec<ChallengeRow>>;
 
-    /// Takes the pending notices of `platform` (or of all) for delivery, oldest first: those
-    /// never claimed and those whose claim lapsed. The claim is committed before they are
-    /// returned.
+    /// Takes the pending notices of `platform` (or of all) for delivery, oldest first and at
+    /// most [`super::NOTICE_BATCH`]: those never claimed and those whose claim lapsed. The
+    /// claim is committed before they are returned.
     ///
     /// # Errors
     /// [`super::StoreError`] when the database fails.

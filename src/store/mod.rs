@@ -40,7 +40,7 @@ pub use analysis::{ANALYSED_FROM_PLY, ANALYSIS_ATTEMPTS, ANALYSIS_LEASE, Analysi
 pub use community::{CapsRow, Counts};
 pub use correspondence::{ConditionalRow, DigestRow, LeaveRow};
 pub use database::{Database, RatingFn};
-pub use notices::{LEASE, MAX_ATTEMPTS, NewNotice, NoticeRow};
+pub use notices::{LEASE, MAX_ATTEMPTS, NOTICE_BATCH, NewNotice, NoticeRow};
 use postgres::PostgresDatabase;
 use sqlite::SqliteDatabase;
 pub use timing::Resumed;

@@ -12,6 +12,10 @@ pub const MAX_ATTEMPTS: i64 = 5;
 /// How long a claim on a notice lasts before another delivery may take it.
 pub const LEASE: i64 = 5 * 60;
 
+/// The most notices one claim takes: a long outage's backlog is delivered a batch at a time,
+/// each well within its lease, and the next batch is claimed as soon as one is done.
+pub const NOTICE_BATCH: i64 = 100;
+
 /// A notice to record with the change that causes it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct NewNotice<'a> {

@@ -13,6 +13,8 @@ use pigeon::service::{
     User,
 };
 
+use pigeon::store::NOTICE_BATCH;
+
 use crate::common::{TestDb, backends};
 use crate::service::started_game;
 use crate::transcripts::{START, open};
@@ -404,5 +406,47 @@ backends! {
             let changes = first.store().game_rating_changes(id).await.expect("query");
             assert_eq!(changes.len(), 2, "rated once: {changes:?}");
         }
+    }
+}
+
+backends! {
+    #[tokio::test]
+    async fn a_backlog_of_notices_is_delivered_batch_after_batch_without_waiting(db: TestDb) {
+        let clock = ManualClock::new(START);
+        let service = open(&db, &clock).await;
+        // More games than one claim of notices takes, each between two players of its own.
+        let games = NOTICE_BATCH * 3 / 2;
+        for n in 0..games {
+            let (white, black) = (format!("w{n}"), format!("b{n}"));
+            service
+                .challenge(
+                    &place(),
+                    &user(&white),
+                    Some(&user(&black)),
+                    Variant::Chak,
+                    None,
+                    ColorChoice::White,
+                )
+                .await
+                .expect("challenged");
+            service
+                .accept(&place(), &user(&black), None)
+                .await
+                .expect("accepted");
+        }
+        // A timer that would not come round again for an hour; every game runs out of time.
+        let mut timer = service.timer(console::PLATFORM, Duration::from_secs(3600));
+        clock.advance(3 * DAY + 1);
+        let mut told = 0;
+        while told < games {
+            let pending = tokio::time::timeout(Duration::from_secs(30), timer.next())
+                .await
+                .expect("the next batch comes at once, not with the hour");
+            assert!(!pending.is_empty() && pending.len() <= usize::try_from(NOTICE_BATCH).expect("small"));
+            let notices = delivered(&service, pending).await;
+            assert!(notices.iter().all(|n| matches!(n, Notice::Timeout { .. })), "{notices:?}");
+            told += i64::try_from(notices.len()).expect("small");
+        }
+        assert_eq!(told, games, "each timeout told once");
     }
 }

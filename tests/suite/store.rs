@@ -2,7 +2,7 @@
 //! a real PostgreSQL database.
 
 use pigeon::store::{
-    AppendMoves, NewChallenge, NewGame, NewNotice, SettingsRow, Store, StoreError,
+    AppendMoves, NOTICE_BATCH, NewChallenge, NewGame, NewNotice, SettingsRow, Store, StoreError,
 };
 
 use crate::common::{Backend, TestDb, backends};
@@ -848,5 +848,36 @@ backends! {
         assert!(store.claim_event("matrix", "$one", NOW).await.expect("claimed"));
         assert!(store.event_claimed("matrix", "$one").await.expect("read"));
         assert!(!store.event_claimed("discord", "$one").await.expect("read"), "per platform");
+    }
+}
+
+backends! {
+    #[tokio::test]
+    async fn notices_are_claimed_a_batch_at_a_time_oldest_first(db: TestDb) {
+        let (store, _, _, row) = alice_and_bob_playing(&db).await;
+        let batch = usize::try_from(NOTICE_BATCH).expect("small");
+        // A long outage's backlog: half a batch more notices than one claim takes.
+        for ply in 0..NOTICE_BATCH * 3 / 2 {
+            let notice = NewNotice {
+                platform: "console",
+                kind: "reminder",
+                game_id: Some(row.id),
+                challenge_id: None,
+                ply: Some(ply),
+                left: Some(10),
+                now: NOW,
+            };
+            assert!(store.claim_reminder(&notice, "hour").await.expect("query"));
+        }
+        let first = store.claim_notices(Some("console"), NOW).await.expect("query");
+        assert_eq!(first.len(), batch);
+        let plies: Vec<_> = first.iter().filter_map(|n| n.ply).collect();
+        assert_eq!(plies, (0..NOTICE_BATCH).collect::<Vec<_>>(), "oldest first");
+        // The rest come with the next claim; the first batch is not taken again.
+        let second = store.claim_notices(Some("console"), NOW).await.expect("query");
+        assert_eq!(second.len(), batch / 2);
+        assert!(second.iter().all(|n| n.ply >= Some(NOTICE_BATCH)));
+        assert!(store.claim_notices(Some("console"), NOW).await.expect("query").is_empty());
+        store.close().await;
     }
 }

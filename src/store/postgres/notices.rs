@@ -2,7 +2,7 @@
 //! with `FOR UPDATE SKIP LOCKED`, delivered or given up.
 
 use super::PostgresDatabase;
-use crate::store::{ChallengeRow, LEASE, MAX_ATTEMPTS, NewNotice, NoticeRow, Result};
+use crate::store::{ChallengeRow, LEASE, MAX_ATTEMPTS, NOTICE_BATCH, NewNotice, NoticeRow, Result};
 
 pub(super) async fn claim_reminder(
     db: &PostgresDatabase,
@@ -40,7 +40,7 @@ pub(super) async fn expire_challenges(
         "UPDATE challenges SET status = 'expired' WHERE id IN ( \
            SELECT id FROM challenges WHERE status = 'open' AND expires_at <= $1 \
            AND ($2::TEXT IS NULL OR platform = $2) \
-           ORDER BY id FOR UPDATE SKIP LOCKED) \
+           ORDER BY id LIMIT $4 FOR UPDATE SKIP LOCKED) \
          RETURNING *",
     )
     .bind(now)
@@ -83,6 +83,7 @@ pub(super) async fn claim_notices(
     .bind(platform)
     .bind(now)
     .bind(LEASE)
+    .bind(NOTICE_BATCH)
     .fetch_all(&mut *tx)
     .await?;
     tx.commit().await?;

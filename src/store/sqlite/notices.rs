@@ -1,7 +1,7 @@
 //! The clocks' outbox: notices recorded with the change that causes them, claimed for a lease, delivered or given up.
 
 use super::SqliteDatabase;
-use crate::store::{ChallengeRow, LEASE, MAX_ATTEMPTS, NewNotice, NoticeRow, Result};
+use crate::store::{ChallengeRow, LEASE, MAX_ATTEMPTS, NOTICE_BATCH, NewNotice, NoticeRow, Result};
 
 pub(super) async fn claim_reminder(
     db: &SqliteDatabase,
@@ -64,16 +64,18 @@ pub(super) async fn claim_notices(
 ) -> Result<Vec<NoticeRow>> {
     let mut tx = db.write().await?;
     let rows = sqlx::query_as(
-        "UPDATE notices SET claimed_at = ?2 \
-         WHERE delivered_at IS NULL AND failed_at IS NULL \
-         AND (claimed_at IS NULL OR claimed_at <= ?2 - ?3) \
-         AND (?1 IS NULL OR platform = ?1) \
+        "UPDATE notices SET claimed_at = ?2 WHERE id IN ( \
+           SELECT id FROM notices WHERE delivered_at IS NULL AND failed_at IS NULL \
+           AND (claimed_at IS NULL OR claimed_at <= ?2 - ?3) \
+           AND (?1 IS NULL OR platform = ?1) \
+           ORDER BY id LIMIT ?4) \
          RETURNING id, platform, kind, game_id, challenge_id, ply, left_secs, created_at, \
          attempts",
     )
     .bind(platform)
     .bind(now)
     .bind(LEASE)
+    .bind(NOTICE_BATCH)
     .fetch_all(&mut *tx)
     .await?;
     tx.commit().await?;
