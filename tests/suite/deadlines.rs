@@ -16,7 +16,7 @@ use pigeon::service::{
 use pigeon::store::NOTICE_BATCH;
 
 use crate::common::{TestDb, backends};
-use crate::service::started_game;
+use crate::service::{started_game, started_game_between};
 use crate::transcripts::{START, open};
 
 fn place() -> Place {
@@ -417,22 +417,7 @@ backends! {
         // More games than one claim of notices takes, each between two players of its own.
         let games = NOTICE_BATCH * 3 / 2;
         for n in 0..games {
-            let (white, black) = (format!("w{n}"), format!("b{n}"));
-            service
-                .challenge(
-                    &place(),
-                    &user(&white),
-                    Some(&user(&black)),
-                    Variant::Chak,
-                    None,
-                    ColorChoice::White,
-                )
-                .await
-                .expect("challenged");
-            service
-                .accept(&place(), &user(&black), None)
-                .await
-                .expect("accepted");
+            started_game_between(&service, &format!("w{n}"), &format!("b{n}")).await;
         }
         // A timer that would not come round again for an hour; every game runs out of time.
         let mut timer = service.timer(console::PLATFORM, Duration::from_secs(3600));

@@ -21,11 +21,16 @@ fn user(name: &str) -> User {
 
 /// A rated Chak game of alice (White) against bob, just started.
 pub async fn started_game(service: &Service) -> i64 {
+    started_game_between(service, "alice", "bob").await
+}
+
+/// A Chak game `white` challenged `black` to here, accepted; gives its number.
+pub async fn started_game_between(service: &Service, white: &str, black: &str) -> i64 {
     service
         .challenge(
             &place(),
-            &user("alice"),
-            Some(&user("bob")),
+            &user(white),
+            Some(&user(black)),
             Variant::Chak,
             None,
             ColorChoice::White,
@@ -33,7 +38,7 @@ pub async fn started_game(service: &Service) -> i64 {
         .await
         .expect("challenged");
     service
-        .accept(&place(), &user("bob"), None)
+        .accept(&place(), &user(black), None)
         .await
         .expect("accepted")
         .row
