@@ -68,7 +68,7 @@ pub use takebacks::{TakebackAction, TakebackDone};
 pub use timer::Timer;
 pub use tournaments::{
     Entrant, Format, Pairing, RoundGames, StandingLine, Standings, StartTime, TournamentError,
-    TournamentInfo, TournamentRequest, TournamentState, Withdrawal,
+    TournamentGame, TournamentInfo, TournamentPage, TournamentRequest, TournamentState, Withdrawal,
 };
 pub use vacation::{LEAVE_DAYS, LeaveRequest, LeaveStatus, MOST_LEAVE_DAYS, SHORTEST_LEAVE};
 

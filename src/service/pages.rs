@@ -5,7 +5,7 @@
 use tokio::sync::broadcast;
 
 use super::{GameState, Service, ServiceError, internal};
-use crate::store::GameRow;
+use crate::store::{GameRow, TournamentRow};
 
 /// How many changes a slow page may fall behind before it skips to the latest.
 pub const CHANGES_KEPT: usize = 256;
@@ -85,6 +85,14 @@ impl Service {
         let base = self.public_url.as_deref()?;
         let id = row.web_id.as_deref()?;
         Some(format!("{base}/g/{id}"))
+    }
+
+    /// The address of a tournament's page, when the pages are served.
+    #[must_use]
+    pub fn tournament_page_url(&self, row: &TournamentRow) -> Option<String> {
+        let base = self.public_url.as_deref()?;
+        let id = row.web_id.as_deref()?;
+        Some(format!("{base}/t/{id}"))
     }
 
     /// The changes of games from now on, as they are committed by this process.
