@@ -41,7 +41,7 @@ use crate::rules::{Color, EndReason, GameRules, Record, RuleSet, Variant};
 use crate::store::{ChallengeRow, GameRow, PlayerRow, Store};
 
 pub use crate::store::LEASE as NOTICE_LEASE;
-pub use analysis::{ANALYST_TICK, Analysed, AnalysisStatus, Analyst};
+pub use analysis::{ANALYST_TICK, Analysed, AnalysisStatus, Analyst, PageAnalysis};
 pub use bot::{Terms, bot_side};
 pub use caps::{Cap, Caps};
 pub use challenges::Challenged;

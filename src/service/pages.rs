@@ -4,7 +4,7 @@
 
 use tokio::sync::broadcast;
 
-use super::{GameState, Service, ServiceError, internal};
+use super::{GameState, PageAnalysis, Service, ServiceError, internal};
 use crate::store::{GameRow, TournamentRow};
 
 /// How many changes a slow page may fall behind before it skips to the latest.
@@ -62,6 +62,8 @@ pub struct PageRating {
 pub struct PageGame {
     pub state: GameState,
     pub ratings: [Option<PageRating>; 2],
+    /// Its analysis, once it ended.
+    pub analysis: PageAnalysis,
 }
 
 impl Service {
@@ -149,7 +151,24 @@ impl Service {
                         .map(|&(_, before, after)| (after.round() - before.round()) as i64),
                 });
         }
-        Ok(Some(PageGame { state, ratings }))
+        let analysis = match self.page_analysis(&state).await {
+            Ok(analysis) => analysis,
+            Err(ServiceError::Internal(reference)) => {
+                // The game's page is still right: the analysis is only left out.
+                tracing::warn!(
+                    game = state.row.id,
+                    reference,
+                    "the analysis is left out of the page"
+                );
+                PageAnalysis::None
+            }
+            Err(other) => return Err(other),
+        };
+        Ok(Some(PageGame {
+            state,
+            ratings,
+            analysis,
+        }))
     }
 }
 

@@ -17,7 +17,7 @@ use tokio::sync::broadcast::error::RecvError;
 use super::html::{self, View};
 use super::{NoError, Web, WebError};
 use crate::rules::Color;
-use crate::service::{Image, PageGame};
+use crate::service::{Analysed, Image, PageAnalysis, PageGame};
 
 /// The routes of game pages.
 pub(super) fn routes() -> Router<Web> {
@@ -27,12 +27,13 @@ pub(super) fn routes() -> Router<Web> {
         .route("/g/{id}/record.pgn", get(record))
         .route("/g/{id}/replay.gif", get(replay))
         .route("/g/{id}/events", get(events))
+        .route("/g/{id}/analysis.png", get(analysis_graph))
 }
 
 /// How long a client may keep what it got: a finished game's pictures never change; a running
 /// game's page and pictures change with its next move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-enum Freshness {
+pub(super) enum Freshness {
     Finished,
     Running,
 }
@@ -48,7 +49,7 @@ impl Freshness {
 
     /// The `Cache-Control` of a page or record (a finished game's ratings may still be
     /// settled, so it is kept for minutes, not for ever).
-    fn page(self) -> &'static str {
+    pub(super) fn page(self) -> &'static str {
         match self {
             Freshness::Finished => "public, max-age=300",
             Freshness::Running => "public, max-age=5, must-revalidate",
@@ -56,7 +57,7 @@ impl Freshness {
     }
 
     /// The `Cache-Control` of a picture.
-    fn image(self) -> &'static str {
+    pub(super) fn image(self) -> &'static str {
         match self {
             Freshness::Finished => "public, max-age=31536000, immutable",
             Freshness::Running => "public, max-age=10",
@@ -65,7 +66,7 @@ impl Freshness {
 }
 
 /// The response with this `Cache-Control`.
-fn cached(mut response: Response, cache: &'static str) -> Response {
+pub(super) fn cached(mut response: Response, cache: &'static str) -> Response {
     response
         .headers_mut()
         .insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
@@ -171,6 +172,23 @@ async fn replay(
     let game = web.game(&id).await?;
     let gif = web.service.replay_image(&game.state, side(&query)).await?;
     Ok(image(gif, Freshness::of(&game).image()))
+}
+
+/// The evaluation graph of an analysed game (fixed once the analysis is done).
+async fn analysis_graph(
+    State(web): State<Web>,
+    Path(id): Path<String>,
+) -> Result<Response, WebError> {
+    let game = web.game(&id).await?;
+    let PageAnalysis::Done(report) = game.analysis else {
+        return Err(WebError::NotFound);
+    };
+    let analysed = Analysed {
+        state: game.state,
+        report: *report,
+    };
+    let graph = web.service.analysis_image(&analysed).await?;
+    Ok(image(graph, Freshness::Finished.image()))
 }
 
 /// The events of a game: first `move` with its plies now (so a page that missed a move while

@@ -5,11 +5,13 @@
 //! The site talks to the service only (which draws the pictures with `render`). Every
 //! response passes [`guard`]: a per-client rate limit (the service's limiter over its clock,
 //! keyed by the peer's address) and the security headers. Routes come in modules, one per kind
-//! of page, merged in [`router`]: `game` serves `/g/...`; a tournament's pages will be a
-//! module of their own beside it (`/t/...`), built on the same [`html`] layout.
+//! of page, merged in [`router`]: `game` serves `/g/...` (with `analysis` drawing a game's
+//! analysis on its page), `tournament` serves `/t/...`, both on the same [`html`] layout.
 
+mod analysis;
 mod game;
 pub mod html;
+mod tournament;
 
 use std::convert::Infallible;
 use std::net::{IpAddr, SocketAddr};
@@ -53,6 +55,7 @@ pub fn router(service: Service, limit: RateLimit, shutdown: watch::Receiver<bool
     Router::new()
         .route("/", axum::routing::get(home))
         .merge(game::routes())
+        .merge(tournament::routes())
         .fallback(not_found)
         .layer(middleware::from_fn_with_state(web.clone(), guard))
         .with_state(web)
@@ -163,8 +166,8 @@ async fn not_found() -> Response {
     page(
         StatusCode::NOT_FOUND,
         "No such page",
-        "There is nothing at this address. Game pages are linked from the bot's messages \
-         about each game: follow a link from your chat, or ask the bot for `games`.",
+        "There is nothing at this address. Game and tournament pages are linked from the \
+         bot's messages about them: follow a link from your chat, or ask the bot for `games`.",
     )
 }
 
@@ -204,8 +207,8 @@ impl IntoResponse for WebError {
             WebError::NotFound => page(
                 StatusCode::NOT_FOUND,
                 "No such page",
-                "There is no game, move or picture at this address. Check the link, or follow \
-                 one from your chat.",
+                "There is no game, tournament, move or picture at this address. Check the \
+                 link, or follow one from your chat.",
             ),
             WebError::Service(error) => page(
                 StatusCode::INTERNAL_SERVER_ERROR,
