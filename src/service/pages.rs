@@ -42,8 +42,31 @@ pub struct GameChange {
     pub web_id: Option<String>,
     /// Its plies now.
     pub ply: i64,
+    /// Its revision now (bumped by every move and takeback): which of two changes is newer.
+    pub revision: i64,
     /// Whether it is over now.
     pub over: bool,
+}
+
+impl GameChange {
+    /// The change that brought a game to `row`.
+    #[must_use]
+    pub fn of(row: &GameRow) -> GameChange {
+        GameChange {
+            game: row.id,
+            web_id: row.web_id.clone(),
+            ply: row.ply,
+            revision: row.revision,
+            over: row.status != "active",
+        }
+    }
+
+    /// Whether this change comes after `seen` (of the same game): a later revision, or the
+    /// end of the game.
+    #[must_use]
+    pub fn is_after(&self, seen: &GameChange) -> bool {
+        self.revision > seen.revision || (self.revision == seen.revision && self.over && !seen.over)
+    }
 }
 
 /// A player's rating as a page shows it: the current rating in the game's variant and
@@ -111,11 +134,18 @@ impl Service {
         }
         // Nobody listening is no failure.
         let _ = self.changes.send(GameChange {
-            game: state.row.id,
-            web_id: state.row.web_id.clone(),
-            ply: state.row.ply,
             over: !state.is_active(),
+            ..GameChange::of(&state.row)
         });
+    }
+
+    /// Game `id` as it is stored now, whichever process changed it last: what the pages of
+    /// a running game look at, for the moves made by other processes.
+    ///
+    /// # Errors
+    /// `Internal` when the database fails.
+    pub async fn game_now(&self, id: i64) -> Result<Option<GameChange>, ServiceError> {
+        Ok(self.store.game(id).await?.as_ref().map(GameChange::of))
     }
 
     /// The game whose page is `/g/<web_id>`, with its players' ratings; `None` for an address

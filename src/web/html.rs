@@ -423,7 +423,7 @@ pub fn game_page(game: &PageGame, view: View, public: &str, path: &str) -> Strin
          <footer>Keys: ← and → step through the moves, Home and End go to the start and the \
          latest. This page is read-only; play in the chat.</footer>\n</main>",
         view.side_query(),
-        super::analysis::section(game, path, &link),
+        super::analysis::section(game, path, link),
     );
     layout(&format!("{title} · Pigeon"), &head, &body, true)
 }

@@ -16,6 +16,7 @@ mod tournament;
 use std::convert::Infallible;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Router;
 use axum::extract::{ConnectInfo, Request, State};
@@ -35,21 +36,45 @@ pub const RATE_LIMIT: RateLimit = RateLimit {
     interval: 1,
 };
 
+/// How often a running game's event stream looks at the stored game, for the moves made by
+/// other processes sharing the database (its own process's moves come at once).
+pub const WATCH_INTERVAL: Duration = Duration::from_secs(3);
+
+/// How the site serves: each client's rate limit, and how often event streams look at the
+/// stored game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Settings {
+    pub limit: RateLimit,
+    pub watch: Duration,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            limit: RATE_LIMIT,
+            watch: WATCH_INTERVAL,
+        }
+    }
+}
+
 /// What the handlers share.
 #[derive(Debug, Clone)]
 struct Web {
     service: Service,
     limiter: Arc<RateLimiter>,
+    /// How often event streams look at the stored game.
+    watch: Duration,
     /// Turns true when the server stops: the event streams end then.
     shutdown: watch::Receiver<bool>,
 }
 
-/// The site's routes over `service`, limiting each client to `limit`; the event streams end
-/// when `shutdown` turns true.
-pub fn router(service: Service, limit: RateLimit, shutdown: watch::Receiver<bool>) -> Router {
+/// The site's routes over `service`, served as `settings` say; the event streams end when
+/// `shutdown` turns true.
+pub fn router(service: Service, settings: Settings, shutdown: watch::Receiver<bool>) -> Router {
     let web = Web {
         service,
-        limiter: Arc::new(RateLimiter::new(limit)),
+        limiter: Arc::new(RateLimiter::new(settings.limit)),
+        watch: settings.watch,
         shutdown,
     };
     Router::new()
@@ -68,13 +93,13 @@ pub fn router(service: Service, limit: RateLimit, shutdown: watch::Receiver<bool
 pub async fn run(
     service: Service,
     listener: TcpListener,
-    limit: RateLimit,
+    settings: Settings,
     shutdown: watch::Receiver<bool>,
 ) -> std::io::Result<()> {
     if let Ok(address) = listener.local_addr() {
         info!(%address, public = service.public_url().unwrap_or(""), "serving the game pages");
     }
-    let app = router(service, limit, shutdown.clone());
+    let app = router(service, settings, shutdown.clone());
     let mut stop = shutdown;
     axum::serve(
         listener,
