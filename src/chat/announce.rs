@@ -608,7 +608,8 @@ pub async fn notice_reply(service: &Service, notice: &Notice) -> (Place, Reply) 
                     reply.picture = table.picture;
                     reply
                 }
-                None => reply,
+                // The standings carry the page's link; without them, the round does.
+                None => reply.and(tournaments::page_line(tournament)),
             };
             (place.clone(), reply)
         }

@@ -272,22 +272,24 @@ pub(super) async fn execute(
         }
         TournamentCommand::Start(id) => {
             let info = service.start_tournament(place, user, manager, id).await?;
-            Reply::text(format!(
-                "Tournament {info} has started with {} players{}. The pairings follow{}.",
-                info.players.len(),
-                match info.format {
-                    Format::Swiss => format!(", round 1 of {}", info.rounds),
-                    Format::RoundRobin | Format::Double => format!(
-                        ": every game of its {} rounds starts now, each with its own clock",
-                        info.rounds
-                    ),
-                },
-                if info.place.channel == place.channel {
-                    String::new()
-                } else {
-                    String::from(" in its thread")
-                }
-            ))
+            Reply::text(
+                format!(
+                    "Tournament {info} has started with {} players{}. The pairings follow{}.",
+                    info.players.len(),
+                    match info.format {
+                        Format::Swiss => format!(", round 1 of {}", info.rounds),
+                        Format::RoundRobin | Format::Double => format!(
+                            ": every game of its {} rounds starts now, each with its own clock",
+                            info.rounds
+                        ),
+                    },
+                    if info.place.channel == place.channel {
+                        String::new()
+                    } else {
+                        String::from(" in its thread")
+                    },
+                ) + page_line(&info).as_str(),
+            )
         }
         TournamentCommand::Withdraw(id) => {
             let done = service.withdraw_from_tournament(place, user, id).await?;
@@ -359,10 +361,19 @@ fn created_text(info: &TournamentInfo) -> String {
         ),
     };
     format!(
-        "Tournament {info} is open: {}. Join with `tournament join {}`. {start}",
+        "Tournament {info} is open: {}. Join with `tournament join {}`. {start}{}",
         terms_text(info),
-        info.id
+        info.id,
+        page_line(info)
     )
+}
+
+/// A line linking to the tournament's page, when the pages are served.
+pub(super) fn page_line(info: &TournamentInfo) -> String {
+    info.page
+        .as_ref()
+        .map(|page| format!("\nThe tournament's page: {page}"))
+        .unwrap_or_default()
 }
 
 fn players_text(info: &TournamentInfo) -> String {
@@ -447,6 +458,7 @@ fn info_text(info: &TournamentInfo) -> String {
             }
         }
     }
+    text.push_str(&page_line(info));
     text
 }
 
@@ -508,8 +520,12 @@ pub(super) async fn standings_reply(
     standings: &Standings,
     title: &str,
 ) -> Reply {
-    Reply::text(format!("{title}{}", standings_text(standings)))
-        .with_picture(standings_picture(service, standings).await)
+    Reply::text(format!(
+        "{title}{}{}",
+        standings_text(standings),
+        page_line(&standings.tournament)
+    ))
+    .with_picture(standings_picture(service, standings).await)
 }
 
 /// A round's pairings (every round of a round robin), the players mentioned.

@@ -41,7 +41,7 @@ use crate::rules::{Color, EndReason, GameRules, Record, RuleSet, Variant};
 use crate::store::{ChallengeRow, GameRow, PlayerRow, Store};
 
 pub use crate::store::LEASE as NOTICE_LEASE;
-pub use analysis::{ANALYST_TICK, Analysed, AnalysisStatus, Analyst};
+pub use analysis::{ANALYST_TICK, Analysed, AnalysisStatus, Analyst, PageAnalysis};
 pub use bot::{Terms, bot_side};
 pub use caps::{Cap, Caps};
 pub use challenges::Challenged;
@@ -68,7 +68,7 @@ pub use takebacks::{TakebackAction, TakebackDone};
 pub use timer::Timer;
 pub use tournaments::{
     Entrant, Format, Pairing, RoundGames, StandingLine, Standings, StartTime, TournamentError,
-    TournamentInfo, TournamentRequest, TournamentState, Withdrawal,
+    TournamentGame, TournamentInfo, TournamentPage, TournamentRequest, TournamentState, Withdrawal,
 };
 pub use vacation::{LEAVE_DAYS, LeaveRequest, LeaveStatus, MOST_LEAVE_DAYS, SHORTEST_LEAVE};
 

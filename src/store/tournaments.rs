@@ -46,6 +46,8 @@ pub struct TournamentRow {
     pub created_at: i64,
     pub started_at: Option<i64>,
     pub finished_at: Option<i64>,
+    /// The address of its web page, `/t/<web_id>` (unguessable; given at creation).
+    pub web_id: Option<String>,
 }
 
 /// A new tournament.
@@ -64,6 +66,8 @@ pub struct NewTournament<'a> {
     pub starts_at: Option<i64>,
     pub round_days: Option<i64>,
     pub organiser_id: i64,
+    /// The address of its web page (see [`TournamentRow::web_id`]).
+    pub web_id: &'a str,
     pub now: i64,
 }
 
@@ -132,6 +136,12 @@ pub trait TournamentDatabase: Send + Sync {
     /// # Errors
     /// [`super::StoreError`] when the database fails.
     async fn tournament(&self, id: i64) -> Result<Option<TournamentRow>>;
+
+    /// The tournament whose web page is `/t/<web_id>`.
+    ///
+    /// # Errors
+    /// [`super::StoreError`] when the database fails.
+    async fn tournament_by_web_id(&self, web_id: &str) -> Result<Option<TournamentRow>>;
 
     /// The tournaments of a community, the open and running ones first, newest first, at
     /// most `limit`.
@@ -301,6 +311,12 @@ macro_rules! tournaments_answered_by {
             }
             async fn tournament(&self, id: i64) -> Result<Option<$crate::store::TournamentRow>> {
                 tournaments::tournament(self, id).await
+            }
+            async fn tournament_by_web_id(
+                &self,
+                web_id: &str,
+            ) -> Result<Option<$crate::store::TournamentRow>> {
+                tournaments::tournament_by_web_id(self, web_id).await
             }
             async fn tournaments_in(
                 &self,

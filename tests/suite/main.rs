@@ -40,3 +40,4 @@ mod uci;
 mod views;
 mod walks;
 mod web;
+mod web_pages;

@@ -15,6 +15,7 @@
 //! that records them (`Database::record_round`), so they happen once however many processes
 //! run the clocks (`rounds.rs`). Standings and tie-breaks are in `standings.rs`.
 
+mod page;
 mod rounds;
 pub mod standings;
 
@@ -27,6 +28,7 @@ use crate::render::{Table, Theme, render_table};
 use crate::rules::Variant;
 use crate::store::{EntrantRow, NewTournament, TournamentRow};
 
+pub use page::{TournamentGame, TournamentPage};
 pub use standings::{TieBreaks, points_text, tie_break_text};
 
 /// Fewest players a tournament starts with.
@@ -162,6 +164,8 @@ pub struct TournamentInfo {
     pub players: Vec<Entrant>,
     /// Where its notices go: its thread, else where it was created.
     pub place: Place,
+    /// The address of its web page, when the pages are served.
+    pub page: Option<String>,
 }
 
 impl TournamentInfo {
@@ -205,6 +209,8 @@ pub struct RoundGames {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct StandingLine {
     pub rank: usize,
+    /// The player's index in the tournament's players.
+    pub player: usize,
     pub name: String,
     /// Tenths of a point.
     pub points: u32,
@@ -365,6 +371,7 @@ impl Service {
                 })
                 .collect(),
             place: place_of(row),
+            page: self.tournament_page_url(row),
         })
     }
 
@@ -433,6 +440,7 @@ impl Service {
                 starts_at,
                 round_days: request.round_days,
                 organiser_id: me.id,
+                web_id: &super::new_web_id()?,
                 now,
             })
             .await?;

@@ -305,6 +305,7 @@ impl Service {
                 let entrant = &info.players[line.player];
                 StandingLine {
                     rank: line.rank,
+                    player: line.player,
                     name: entrant.user.name.clone(),
                     points: line.points,
                     games: line.games,

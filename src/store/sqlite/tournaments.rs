@@ -38,8 +38,8 @@ pub(super) async fn create_tournament(
     let row = sqlx::query_as(
         "INSERT INTO tournaments (platform, channel, community, name, game_key, format, rounds, \
          days_per_move, rated, max_players, starts_at, round_days, state, organiser_id, \
-         created_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, 'open', ?13, ?14) \
+         created_at, web_id) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, 'open', ?13, ?14, ?15) \
          RETURNING *",
     )
     .bind(new.platform)
@@ -56,6 +56,7 @@ pub(super) async fn create_tournament(
     .bind(new.round_days)
     .bind(new.organiser_id)
     .bind(new.now)
+    .bind(new.web_id)
     .fetch_one(&mut *tx)
     .await?;
     tx.commit().await?;
@@ -67,6 +68,18 @@ pub(super) async fn tournament(db: &SqliteDatabase, id: i64) -> Result<Option<To
         .bind(id)
         .fetch_optional(&db.pool)
         .await?)
+}
+
+pub(super) async fn tournament_by_web_id(
+    db: &SqliteDatabase,
+    web_id: &str,
+) -> Result<Option<TournamentRow>> {
+    Ok(
+        sqlx::query_as("SELECT * FROM tournaments WHERE web_id = ?1")
+            .bind(web_id)
+            .fetch_optional(&db.pool)
+            .await?,
+    )
 }
 
 pub(super) async fn tournaments_in(
