@@ -569,7 +569,7 @@ pub(super) async fn over_reply(service: &Service, standings: &Standings) -> Repl
     let winners: Vec<&str> = standings
         .lines
         .iter()
-        .filter(|line| line.rank == 1)
+        .filter(|line| line.rank == 1 && !line.annulled)
         .map(|line| line.name.as_str())
         .collect();
     let points = standings.lines.first().map_or(0, |line| line.points);

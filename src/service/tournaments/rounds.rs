@@ -74,6 +74,8 @@ impl Service {
         if !self.begin(&row).await? {
             return Err(ServiceError::Changed);
         }
+        // Its pairings go out at once.
+        self.wake_timers();
         let row = self.store.tournament(row.id).await?.unwrap_or(row);
         self.tournament_info(&row).await
     }
@@ -296,6 +298,9 @@ impl Service {
             }
         }
         info!(tournament = info.id, player = me.id, annulled, "withdrawn");
+        if !ended.is_empty() {
+            self.wake_timers();
+        }
         let row = self.store.tournament(row.id).await?.unwrap_or(row);
         Ok(Withdrawal {
             tournament: self.tournament_info(&row).await?,
