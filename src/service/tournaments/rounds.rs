@@ -738,3 +738,20 @@ fn swiss_history(
     tournament.derive();
     tournament
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Format, withdrawal_annuls};
+
+    #[test]
+    fn a_round_robin_withdrawal_annuls_below_half_the_games_and_a_swiss_never() {
+        // Five players: four games each. One played of four annuls; two (half) do not.
+        assert!(withdrawal_annuls(Format::RoundRobin, 0, 4));
+        assert!(withdrawal_annuls(Format::RoundRobin, 1, 4));
+        assert!(!withdrawal_annuls(Format::RoundRobin, 2, 4));
+        // An odd number of games: two of five is fewer than half, three is not.
+        assert!(withdrawal_annuls(Format::Double, 2, 5));
+        assert!(!withdrawal_annuls(Format::Double, 3, 5));
+        assert!(!withdrawal_annuls(Format::Swiss, 0, 5));
+    }
+}
