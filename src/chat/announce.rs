@@ -480,6 +480,15 @@ pub fn thread_welcome(game: i64, means: Means) -> Reply {
     })
 }
 
+/// The first message in a tournament's own thread: what goes there.
+#[must_use]
+pub fn tournament_thread_welcome(tournament: i64) -> Reply {
+    Reply::text(format!(
+        "Tournament #{tournament}: its pairings, results and standings are posted here, and its \
+         games are played here. `tournament` commands written here need no number."
+    ))
+}
+
 /// The message for something the clock made happen, and where to say it; an ended game's
 /// and a move's carry the board. A player who turned their pings off is named without a ping.
 pub async fn notice_reply(service: &Service, notice: &Notice) -> (Place, Reply) {

@@ -33,7 +33,9 @@ pub use typed::ascii_forms;
 use announce::{
     board_reply, challenged_replies, draw_reply, ended_reply, move_and_answer, start_reply,
 };
-pub use announce::{notice_reply, thread_name, thread_welcome, user_of as player_user};
+pub use announce::{
+    notice_reply, thread_name, thread_welcome, tournament_thread_welcome, user_of as player_user,
+};
 
 /// Longer messages are not read at all.
 pub const MAX_MESSAGE: usize = 2000;

@@ -305,8 +305,13 @@ fn details(name: &str) -> &'static str {
              plays each pair with both colours), each game with its own clock; a Swiss pairs \
              each round by the FIDE Dutch system once the last one has ended (`round 10 days` \
              adjudicates games still going after ten days as draws). Tournament games are \
-             ordinary games: move in them by number. Withdrawing forfeits your unfinished \
-             games. Standings: points, then Sonneborn-Berger (round robin) or Buchholz Cut-1 \
+             ordinary games: move in them by number. Withdrawing follows FIDE's rules: from \
+             a round robin before you have played half of your games, all your results are \
+             annulled (your games count for no one, and those still going end without a \
+             result); later, your remaining games are forfeited to your opponents. In a Swiss \
+             your unfinished game is forfeited and you are paired no more. The standings say \
+             which happened. In a tournament's thread, `tournament` commands need no number. \
+             Standings: points, then Sonneborn-Berger (round robin) or Buchholz Cut-1 \
              and Buchholz (Swiss). Who may create tournaments is the community's setting \
              (`tournament creators anyone|managers`, managers only)."
         }

@@ -385,17 +385,25 @@ fn players_text(info: &TournamentInfo) -> String {
 }
 
 fn withdrawn_text(done: &Withdrawal) -> String {
-    let games: Vec<String> = done.forfeited.iter().map(|id| format!("#{id}")).collect();
-    let forfeits = if games.is_empty() {
-        String::from("No game of theirs was still going.")
-    } else {
-        format!(
+    let games: Vec<String> = done.ended.iter().map(|id| format!("#{id}")).collect();
+    let what = match (done.annulled, games.is_empty()) {
+        (true, true) => String::from(
+            "They had played fewer than half of their games, so all their results are \
+             annulled: their games count for no one.",
+        ),
+        (true, false) => format!(
+            "They had played fewer than half of their games, so all their results are \
+             annulled: their games count for no one, and {} end(s) without a result.",
+            games.join(", ")
+        ),
+        (false, true) => String::from("No game of theirs was still going."),
+        (false, false) => format!(
             "Their unfinished game(s) {} are forfeited: their opponents win.",
             games.join(", ")
-        )
+        ),
     };
     format!(
-        "{} withdrew from tournament {}. {forfeits}",
+        "{} withdrew from tournament {}. {what}",
         done.player, done.tournament
     )
 }
@@ -453,7 +461,9 @@ fn info_text(info: &TournamentInfo) -> String {
             if let Some(seed) = entrant.seed {
                 text.push_str(&format!(" (seed {seed})"));
             }
-            if entrant.withdrawn.is_some() {
+            if entrant.annulled {
+                text.push_str(" (withdrawn: results annulled)");
+            } else if entrant.withdrawn.is_some() {
                 text.push_str(" (withdrawn)");
             }
         }
@@ -488,11 +498,15 @@ pub fn standings_text(standings: &Standings) -> String {
             .zip(&line.tie_breaks)
             .map(|(name, &value)| format!("{name} {}", tie_break_text(value)))
             .collect();
+        let rank = if line.annulled {
+            String::from("-")
+        } else {
+            format!("{}.", line.rank)
+        };
         text.push_str(&format!(
-            "\n{}. {}{}: {} pts, {} game(s), {}",
-            line.rank,
+            "\n{rank} {}{}: {} pts, {} game(s), {}",
             line.name,
-            if line.withdrawn { " (withdrawn)" } else { "" },
+            line.withdrawal_note(),
             points_text(line.points),
             line.games,
             tie_breaks.join(", ")
@@ -571,7 +585,7 @@ pub(super) async fn over_reply(service: &Service, standings: &Standings) -> Repl
     let winners: Vec<&str> = standings
         .lines
         .iter()
-        .filter(|line| line.rank == 1)
+        .filter(|line| line.rank == 1 && !line.annulled)
         .map(|line| line.name.as_str())
         .collect();
     let points = standings.lines.first().map_or(0, |line| line.points);

@@ -403,6 +403,15 @@ impl Service {
         row.deadline = None;
         row.draw_offer = None;
         self.publish(&state);
+        self.tournament_game_ended(&state.row);
         Ok(state)
+    }
+
+    /// A tournament game ended: the timers look at its tournament now (a Swiss round that
+    /// ended is paired, a round robin that ended is over) rather than at their next turn.
+    pub(super) fn tournament_game_ended(&self, row: &GameRow) {
+        if row.tournament_id.is_some() {
+            self.wake_timers();
+        }
     }
 }

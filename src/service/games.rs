@@ -236,8 +236,11 @@ impl Service {
             row.end_reason = Some(reason.to_owned());
             row.finished_at = Some(now);
         }
-        if finish.is_some() && state.row.rated {
-            self.rate_finished(id).await;
+        if finish.is_some() {
+            if state.row.rated {
+                self.rate_finished(id).await;
+            }
+            self.tournament_game_ended(&state.row);
         }
         self.hold_for_leave(&mut state).await;
         self.publish(&state);

@@ -291,6 +291,7 @@ impl GameState {
             Some("1-0") => format!("1-0, {} wins by {reason}", self.side_label(Color::White)),
             Some("0-1") => format!("0-1, {} wins by {reason}", self.side_label(Color::Black)),
             Some(score) => format!("{score}, drawn by {reason}"),
+            None if reason == ANNULMENT => String::from(ANNULMENT),
             None => format!("aborted by {reason}").replace("aborted by abort", "aborted"),
         })
     }
@@ -323,6 +324,10 @@ impl GameState {
     }
 }
 
+/// A game ended by a withdrawal that annulled a player's results, in words.
+const ANNULMENT: &str =
+    "annulled: a player withdrew from the round robin before playing half of their games";
+
 /// The stored words of an end reason, read back for replies.
 fn reason_words(stored: &str) -> &str {
     match stored {
@@ -340,6 +345,7 @@ fn reason_words(stored: &str) -> &str {
         "aborted" => "abort",
         "forfeit" => "forfeit (a player withdrew from the tournament)",
         "adjudication" => "adjudication at the round deadline",
+        "annulled" => ANNULMENT,
         other => other,
     }
 }
@@ -597,8 +603,8 @@ impl Service {
         }
     }
 
-    /// Moves everything of a community (games, challenges, ratings, settings) to another: a
-    /// Matrix room replaced by its upgrade. The active games moved, by number.
+    /// Moves everything of a community (games, challenges, tournaments, ratings, settings) to
+    /// another: a Matrix room replaced by its upgrade. The active games moved, by number.
     ///
     /// # Errors
     /// `Internal` when the database fails.

@@ -609,7 +609,7 @@ pub trait Database: Debug + Send + Sync + super::TournamentDatabase {
     async fn set_threads(&self, platform: &str, community: &str, on: bool) -> Result<()>;
 
     /// Moves everything of a community to another (a Matrix room replaced by its upgrade):
-    /// games, challenges, ratings and settings. The active games moved.
+    /// games, challenges, tournaments, ratings and settings. The active games moved.
     ///
     /// # Errors
     /// [`super::StoreError`] when the database fails.

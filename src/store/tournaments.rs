@@ -84,6 +84,8 @@ pub struct EntrantRow {
     pub rating: Option<f64>,
     pub withdrawn_at: Option<i64>,
     pub withdrawn_round: Option<i64>,
+    /// A round-robin withdrawal that annulled all their results.
+    pub annulled: bool,
 }
 
 /// One game of a round to create, by player ids.
@@ -209,7 +211,9 @@ pub trait TournamentDatabase: Send + Sync {
         now: i64,
     ) -> Result<bool>;
 
-    /// Records a player's withdrawal during `round`. `false` when they had withdrawn already.
+    /// Records a player's withdrawal during `round`, with their results `annulled` (a round
+    /// robin left before half of their games were played). `false` when they had withdrawn
+    /// already.
     ///
     /// # Errors
     /// [`super::StoreError`] when the database fails.
@@ -218,18 +222,20 @@ pub trait TournamentDatabase: Send + Sync {
         tournament_id: i64,
         player_id: i64,
         round: i64,
+        annulled: bool,
         now: i64,
     ) -> Result<bool>;
 
-    /// Ends an active tournament game off the board, unrated, with `result` and `reason`
-    /// (`forfeit`, `adjudication`). `false` when it had ended already.
+    /// Ends an active tournament game off the board, unrated, with `result` (none for a game
+    /// annulled) and `reason` (`forfeit`, `adjudication`, `annulled`). `false` when it had
+    /// ended already.
     ///
     /// # Errors
     /// [`super::StoreError`] when the database fails.
     async fn end_tournament_game(
         &self,
         game_id: i64,
-        result: &str,
+        result: Option<&str>,
         reason: &str,
         now: i64,
     ) -> Result<bool>;
@@ -370,14 +376,15 @@ macro_rules! tournaments_answered_by {
                 tournament_id: i64,
                 player_id: i64,
                 round: i64,
+                annulled: bool,
                 now: i64,
             ) -> Result<bool> {
-                tournaments::withdraw(self, tournament_id, player_id, round, now).await
+                tournaments::withdraw(self, tournament_id, player_id, round, annulled, now).await
             }
             async fn end_tournament_game(
                 &self,
                 game_id: i64,
-                result: &str,
+                result: Option<&str>,
                 reason: &str,
                 now: i64,
             ) -> Result<bool> {

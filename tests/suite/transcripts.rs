@@ -241,4 +241,9 @@ backends! {
     async fn tournament_permissions_and_friendly_refusals(db: TestDb) {
         run("tournament_refusals", &db).await;
     }
+
+    #[tokio::test]
+    async fn tournament_withdrawals_annul_or_forfeit_as_fide_says(db: TestDb) {
+        run("tournament_withdrawals", &db).await;
+    }
 }

@@ -132,9 +132,7 @@ impl Handler {
         if let Err(error) = self.service.set_tournament_thread(tournament, &place).await {
             return Some(error.to_string());
         }
-        let welcome = chat::Reply::text(format!(
-            "Tournament #{tournament}: its pairings, results and standings are posted here,              and its games are played here."
-        ));
+        let welcome = chat::tournament_thread_welcome(tournament);
         match thread
             .id
             .send_message(http, message_of(outgoing(&welcome)))

@@ -140,6 +140,9 @@ pub struct Entrant {
     pub seed: Option<i64>,
     /// The round in which they withdrew.
     pub withdrawn: Option<i64>,
+    /// Whether their withdrawal annulled all their results (a round robin left before half
+    /// of their games were played).
+    pub annulled: bool,
 }
 
 /// A tournament as players see it.
@@ -218,6 +221,20 @@ pub struct StandingLine {
     /// Hundredths, in the order of the table's tie-break names.
     pub tie_breaks: Vec<u32>,
     pub withdrawn: bool,
+    /// Withdrawn with all results annulled: listed last, without a rank of their own.
+    pub annulled: bool,
+}
+
+impl StandingLine {
+    /// What the table says after the name of a player who withdrew.
+    #[must_use]
+    pub fn withdrawal_note(&self) -> &'static str {
+        match (self.withdrawn, self.annulled) {
+            (_, true) => " (withdrawn: results annulled)",
+            (true, false) => " (withdrawn: games left forfeited)",
+            (false, false) => "",
+        }
+    }
 }
 
 /// A tournament's standings.
@@ -237,8 +254,11 @@ pub struct Standings {
 pub struct Withdrawal {
     pub tournament: TournamentInfo,
     pub player: String,
-    /// The games forfeited, by number.
-    pub forfeited: Vec<i64>,
+    /// The unfinished games it ended, by number: forfeited to the opponents, or annulled.
+    pub ended: Vec<i64>,
+    /// Whether all the player's results were annulled (a round robin left before half of
+    /// their games were played), else their unfinished games were forfeited.
+    pub annulled: bool,
 }
 
 /// Why a tournament request could not be done, in words for the user.
@@ -278,7 +298,8 @@ pub enum TournamentError {
     NotJoined(i64),
     #[error(
         "Tournament #{0} has started, so leaving it is withdrawing: your unfinished games \
-         there are forfeited. `tournament withdraw {0}` does it."
+         there are forfeited (in a round robin before half of your games are played, all \
+         your results are annulled). `tournament withdraw {0}` does it."
     )]
     LeaveStarted(i64),
     #[error("Tournament #{0} has not started: `tournament leave {0}` takes you out of it.")]
@@ -368,6 +389,7 @@ impl Service {
                     user: User::new(&row.platform, &e.platform_id, &e.display_name),
                     seed: e.seed.map(|seed| seed + 1),
                     withdrawn: e.withdrawn_round,
+                    annulled: e.annulled,
                 })
                 .collect(),
             place: place_of(row),
@@ -492,8 +514,8 @@ impl Service {
         Ok(infos)
     }
 
-    /// The tournament a command means: the one numbered, else the only one of this
-    /// community that `fits`.
+    /// The tournament a command means: the one numbered, else the one whose thread this is,
+    /// else the only one of this community that `fits`.
     async fn pick_tournament(
         &self,
         place: &Place,
@@ -516,6 +538,13 @@ impl Service {
             .store
             .tournaments_in(&place.platform, &place.community, 20)
             .await?;
+        if let Some(row) = rows
+            .iter()
+            .find(|row| row.thread.as_deref() == Some(place.channel.as_str()))
+        {
+            let info = self.tournament_info(row).await?;
+            return Ok((row.clone(), info));
+        }
         let mut found = Vec::new();
         for row in rows {
             let info = self.tournament_info(&row).await?;
@@ -550,23 +579,32 @@ impl Service {
                 t.state == TournamentState::Open
             })
             .await?;
-        self.check_open(&info)?;
-        if info.entrant(me.id).is_some() {
-            return Err(TournamentError::AlreadyJoined(info.id).into());
-        }
-        if let Some(max) = info.max_players
-            && info.players.len() as i64 >= max
-        {
-            return Err(TournamentError::Full { id: info.id, max }.into());
-        }
+        Self::may_join(&info, me.id)?;
         if !self
             .store
             .join_tournament(info.id, me.id, self.now())
             .await?
         {
+            // Someone else got there first (the last place, or the start): say what changed.
+            let row = self.store.tournament(row.id).await?.unwrap_or(row);
+            Self::may_join(&self.tournament_info(&row).await?, me.id)?;
             return Err(ServiceError::Changed);
         }
         self.tournament_info(&row).await
+    }
+
+    /// Whether `player` may join the tournament as it stands: open, not in it, not full.
+    fn may_join(info: &TournamentInfo, player: i64) -> Result<(), TournamentError> {
+        Self::check_open(info)?;
+        if info.entrant(player).is_some() {
+            return Err(TournamentError::AlreadyJoined(info.id));
+        }
+        match info.max_players {
+            Some(max) if info.players.len() as i64 >= max => {
+                Err(TournamentError::Full { id: info.id, max })
+            }
+            _ => Ok(()),
+        }
     }
 
     /// Leaves a tournament before it starts.
@@ -588,7 +626,7 @@ impl Service {
         if info.state == TournamentState::Running {
             return Err(TournamentError::LeaveStarted(info.id).into());
         }
-        self.check_open(&info)?;
+        Self::check_open(&info)?;
         if info.entrant(me.id).is_none() {
             return Err(TournamentError::NotJoined(info.id).into());
         }
@@ -598,7 +636,7 @@ impl Service {
         self.tournament_info(&row).await
     }
 
-    fn check_open(&self, info: &TournamentInfo) -> Result<(), TournamentError> {
+    fn check_open(info: &TournamentInfo) -> Result<(), TournamentError> {
         match info.state {
             TournamentState::Open => Ok(()),
             TournamentState::Running => Err(TournamentError::AlreadyStarted(info.id)),
@@ -683,13 +721,16 @@ impl Service {
             .iter()
             .enumerate()
             .map(|(index, line)| {
-                let mut name = line.name.clone();
+                let name = format!("{}{}", line.name, line.withdrawal_note());
                 if line.withdrawn {
-                    name.push_str(" (withdrawn)");
                     greyed.push(index);
                 }
                 let mut row = vec![
-                    line.rank.to_string(),
+                    if line.annulled {
+                        String::from("-")
+                    } else {
+                        line.rank.to_string()
+                    },
                     name,
                     points_text(line.points),
                     line.games.to_string(),

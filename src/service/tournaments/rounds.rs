@@ -24,6 +24,16 @@ use crate::store::{
 pub const FORFEIT: &str = "forfeit";
 /// End reason of a game the round deadline ended.
 pub const ADJUDICATION: &str = "adjudication";
+/// End reason of a game ended by a withdrawal that annulled the player's results.
+pub const ANNULLED: &str = "annulled";
+
+/// Whether a withdrawal from a round robin annuls the player's results (FIDE C.05, General
+/// Regulations for Competitions): it does when they played fewer than half of their games
+/// (`played` of `scheduled`, forfeits not counted). A Swiss never annuls.
+#[must_use]
+pub fn withdrawal_annuls(format: Format, played: usize, scheduled: usize) -> bool {
+    format != Format::Swiss && 2 * played < scheduled
+}
 
 /// A pair of players by id for a new game, White first, in a round.
 struct Planned {
@@ -53,7 +63,7 @@ impl Service {
             })
             .await?;
         Self::may_manage(&info, me.id, manager)?;
-        self.check_open(&info)?;
+        Self::check_open(&info)?;
         if info.players.len() < MIN_PLAYERS {
             return Err(TournamentError::TooFewPlayers {
                 id: info.id,
@@ -64,6 +74,8 @@ impl Service {
         if !self.begin(&row).await? {
             return Err(ServiceError::Changed);
         }
+        // Its pairings go out at once.
+        self.wake_timers();
         let row = self.store.tournament(row.id).await?.unwrap_or(row);
         self.tournament_info(&row).await
     }
@@ -209,8 +221,10 @@ impl Service {
             .await?)
     }
 
-    /// Withdraws the user from a running tournament: their unfinished games there are
-    /// forfeited, and a Swiss pairs them no more.
+    /// Withdraws the user from a running tournament. In a round robin, having played fewer
+    /// than half of their games, all their results are annulled (their unfinished games end
+    /// without a result and their games count for no one); otherwise, and always in a Swiss,
+    /// their unfinished games are forfeited to their opponents. A Swiss pairs them no more.
     ///
     /// # Errors
     /// No such tournament, not started (then it is `leave`), not in it or withdrawn already.
@@ -242,33 +256,57 @@ impl Service {
             Some(_) => {}
         }
         let now = self.now();
+        let games: Vec<GameRow> = self
+            .store
+            .tournament_games(info.id)
+            .await?
+            .into_iter()
+            .filter(|game| game.white_id == me.id || game.black_id == me.id)
+            .collect();
+        let played = games
+            .iter()
+            .filter(|game| {
+                game.status == "finished"
+                    && !matches!(game.end_reason.as_deref(), Some(FORFEIT | ANNULLED))
+            })
+            .count();
+        let scheduled = match info.format {
+            Format::Double => 2 * info.players.len().saturating_sub(1),
+            Format::RoundRobin | Format::Swiss => info.players.len().saturating_sub(1),
+        };
+        let annulled = withdrawal_annuls(info.format, played, scheduled);
         if !self
             .store
-            .withdraw(info.id, me.id, row.current_round, now)
+            .withdraw(info.id, me.id, row.current_round, annulled, now)
             .await?
         {
             return Err(TournamentError::Withdrawn(info.id).into());
         }
-        let mut forfeited = Vec::new();
-        for game in self.store.tournament_games(info.id).await? {
-            if game.status != "active" || (game.white_id != me.id && game.black_id != me.id) {
-                continue;
-            }
-            let result = if game.white_id == me.id { "0-1" } else { "1-0" };
+        let mut ended = Vec::new();
+        for game in games.iter().filter(|game| game.status == "active") {
+            let (result, reason) = match (annulled, game.white_id == me.id) {
+                (true, _) => (None, ANNULLED),
+                (false, true) => (Some("0-1"), FORFEIT),
+                (false, false) => (Some("1-0"), FORFEIT),
+            };
             if self
                 .store
-                .end_tournament_game(game.id, result, FORFEIT, now)
+                .end_tournament_game(game.id, result, reason, now)
                 .await?
             {
-                forfeited.push(game.id);
+                ended.push(game.id);
             }
         }
-        info!(tournament = info.id, player = me.id, "withdrawn");
+        info!(tournament = info.id, player = me.id, annulled, "withdrawn");
+        if !ended.is_empty() {
+            self.wake_timers();
+        }
         let row = self.store.tournament(row.id).await?.unwrap_or(row);
         Ok(Withdrawal {
             tournament: self.tournament_info(&row).await?,
             player: me.display_name,
-            forfeited,
+            ended,
+            annulled,
         })
     }
 
@@ -281,8 +319,11 @@ impl Service {
         let games = self.store.tournament_games(row.id).await?;
         let byes = self.store.tournament_byes(row.id).await?;
         let index = |id: i64| info.players.iter().position(|e| e.player_id == id);
+        // An annulled player's games count for no one.
+        let annulled = |id: i64| info.entrant(id).is_some_and(|e| e.annulled);
         let results: Vec<GameResult> = games
             .iter()
+            .filter(|game| !annulled(game.white_id) && !annulled(game.black_id))
             .filter_map(|game| {
                 Some(GameResult {
                     round: usize::try_from(game.tournament_round?).ok()?,
@@ -299,21 +340,26 @@ impl Service {
             .collect();
         let kind = info.format.tie_breaks();
         let rounds = usize::try_from(row.current_round).unwrap_or(0);
-        let lines = standings::standings(info.players.len(), rounds, &results, &bye_indices, kind)
-            .into_iter()
-            .map(|line| {
-                let entrant = &info.players[line.player];
-                StandingLine {
-                    rank: line.rank,
-                    player: line.player,
-                    name: entrant.user.name.clone(),
-                    points: line.points,
-                    games: line.games,
-                    tie_breaks: line.tie_breaks,
-                    withdrawn: entrant.withdrawn.is_some(),
-                }
-            })
-            .collect();
+        let mut lines: Vec<StandingLine> =
+            standings::standings(info.players.len(), rounds, &results, &bye_indices, kind)
+                .into_iter()
+                .map(|line| {
+                    let entrant = &info.players[line.player];
+                    StandingLine {
+                        rank: line.rank,
+                        player: line.player,
+                        name: entrant.user.name.clone(),
+                        points: line.points,
+                        games: line.games,
+                        tie_breaks: line.tie_breaks,
+                        withdrawn: entrant.withdrawn.is_some(),
+                        annulled: entrant.annulled,
+                    }
+                })
+                .collect();
+        // The annulled are listed last, out of the ranking (with nothing, they rank with the
+        // lowest at most, so the others' ranks do not change).
+        lines.sort_by_key(|line| line.annulled);
         let finished = |game: &&GameRow| game.status == "finished";
         let complete_rounds = (1..=row.current_round)
             .take_while(|&round| {
@@ -416,7 +462,7 @@ impl Service {
         if format == Format::Swiss && row.round_deadline.is_some_and(|deadline| deadline <= now) {
             for game in current.iter().filter(|g| g.status == "active") {
                 self.store
-                    .end_tournament_game(game.id, "1/2-1/2", ADJUDICATION, now)
+                    .end_tournament_game(game.id, Some("1/2-1/2"), ADJUDICATION, now)
                     .await?;
             }
             return self.after_deadline(row, now).await;
@@ -692,4 +738,21 @@ fn swiss_history(
     };
     tournament.derive();
     tournament
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Format, withdrawal_annuls};
+
+    #[test]
+    fn a_round_robin_withdrawal_annuls_below_half_the_games_and_a_swiss_never() {
+        // Five players: four games each. One played of four annuls; two (half) do not.
+        assert!(withdrawal_annuls(Format::RoundRobin, 0, 4));
+        assert!(withdrawal_annuls(Format::RoundRobin, 1, 4));
+        assert!(!withdrawal_annuls(Format::RoundRobin, 2, 4));
+        // An odd number of games: two of five is fewer than half, three is not.
+        assert!(withdrawal_annuls(Format::Double, 2, 5));
+        assert!(!withdrawal_annuls(Format::Double, 3, 5));
+        assert!(!withdrawal_annuls(Format::Swiss, 0, 5));
+    }
 }

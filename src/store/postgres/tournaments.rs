@@ -117,7 +117,7 @@ pub(super) async fn live_tournaments(
 pub(super) async fn entrants(db: &PostgresDatabase, tournament_id: i64) -> Result<Vec<EntrantRow>> {
     Ok(sqlx::query_as(
         "SELECT t.player_id, p.platform_id, p.display_name, t.joined_at, t.seed, t.rating, \
-         t.withdrawn_at, t.withdrawn_round \
+         t.withdrawn_at, t.withdrawn_round, t.annulled \
          FROM tournament_players t JOIN players p ON p.id = t.player_id \
          WHERE t.tournament_id = $1 \
          ORDER BY t.seed IS NULL, t.seed, t.joined_at, t.player_id",
@@ -134,6 +134,12 @@ pub(super) async fn join_tournament(
     now: i64,
 ) -> Result<bool> {
     let mut tx = db.write().await?;
+    // The tournament row locked first: joins (and the start) queue on it, so each one counts
+    // the players the one before it added, and no two pass the maximum together.
+    sqlx::query("SELECT id FROM tournaments WHERE id = $1 FOR UPDATE")
+        .bind(tournament_id)
+        .execute(&mut *tx)
+        .await?;
     let done = sqlx::query(
         "INSERT INTO tournament_players (tournament_id, player_id, joined_at) \
          SELECT id, $2, $3 FROM tournaments WHERE id = $1 AND state = 'open' \
@@ -303,16 +309,18 @@ pub(super) async fn withdraw(
     tournament_id: i64,
     player_id: i64,
     round: i64,
+    annulled: bool,
     now: i64,
 ) -> Result<bool> {
     let done = sqlx::query(
-        "UPDATE tournament_players SET withdrawn_at = $3, withdrawn_round = $4 \
+        "UPDATE tournament_players SET withdrawn_at = $3, withdrawn_round = $4, annulled = $5 \
          WHERE tournament_id = $1 AND player_id = $2 AND withdrawn_at IS NULL",
     )
     .bind(tournament_id)
     .bind(player_id)
     .bind(now)
     .bind(round)
+    .bind(annulled)
     .execute(&db.pool)
     .await?;
     Ok(done.rows_affected() == 1)
@@ -321,7 +329,7 @@ pub(super) async fn withdraw(
 pub(super) async fn end_tournament_game(
     db: &PostgresDatabase,
     game_id: i64,
-    result: &str,
+    result: Option<&str>,
     reason: &str,
     now: i64,
 ) -> Result<bool> {

@@ -115,7 +115,7 @@ pub(super) async fn live_tournaments(
 pub(super) async fn entrants(db: &SqliteDatabase, tournament_id: i64) -> Result<Vec<EntrantRow>> {
     Ok(sqlx::query_as(
         "SELECT t.player_id, p.platform_id, p.display_name, t.joined_at, t.seed, t.rating, \
-         t.withdrawn_at, t.withdrawn_round \
+         t.withdrawn_at, t.withdrawn_round, t.annulled \
          FROM tournament_players t JOIN players p ON p.id = t.player_id \
          WHERE t.tournament_id = ?1 \
          ORDER BY t.seed IS NULL, t.seed, t.joined_at, t.player_id",
@@ -296,16 +296,18 @@ pub(super) async fn withdraw(
     tournament_id: i64,
     player_id: i64,
     round: i64,
+    annulled: bool,
     now: i64,
 ) -> Result<bool> {
     let done = sqlx::query(
-        "UPDATE tournament_players SET withdrawn_at = ?3, withdrawn_round = ?4 \
+        "UPDATE tournament_players SET withdrawn_at = ?3, withdrawn_round = ?4, annulled = ?5 \
          WHERE tournament_id = ?1 AND player_id = ?2 AND withdrawn_at IS NULL",
     )
     .bind(tournament_id)
     .bind(player_id)
     .bind(now)
     .bind(round)
+    .bind(annulled)
     .execute(&db.pool)
     .await?;
     Ok(done.rows_affected() == 1)
@@ -314,7 +316,7 @@ pub(super) async fn withdraw(
 pub(super) async fn end_tournament_game(
     db: &SqliteDatabase,
     game_id: i64,
-    result: &str,
+    result: Option<&str>,
     reason: &str,
     now: i64,
 ) -> Result<bool> {
