@@ -40,7 +40,7 @@ pub(super) async fn expire_challenges(
         "UPDATE challenges SET status = 'expired' WHERE id IN ( \
            SELECT id FROM challenges WHERE status = 'open' AND expires_at <= $1 \
            AND ($2::TEXT IS NULL OR platform = $2) \
-           ORDER BY id LIMIT $4 FOR UPDATE SKIP LOCKED) \
+           ORDER BY id FOR UPDATE SKIP LOCKED) \
          RETURNING *",
     )
     .bind(now)
@@ -76,7 +76,7 @@ pub(super) async fn claim_notices(
            SELECT id FROM notices WHERE delivered_at IS NULL AND failed_at IS NULL \
            AND (claimed_at IS NULL OR claimed_at <= $2 - $3) \
            AND ($1::TEXT IS NULL OR platform = $1) \
-           ORDER BY id FOR UPDATE SKIP LOCKED) \
+           ORDER BY id LIMIT $4 FOR UPDATE SKIP LOCKED) \
          RETURNING id, platform, kind, game_id, challenge_id, ply, left_secs, created_at, \
          attempts",
     )
