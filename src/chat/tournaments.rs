@@ -516,7 +516,17 @@ pub fn standings_text(standings: &Standings) -> String {
 }
 
 async fn standings_picture(service: &Service, standings: &Standings) -> Option<Picture> {
-    let image = service.standings_image(standings).await.ok()?;
+    let image = match service.standings_image(standings).await {
+        Ok(image) => image,
+        Err(error) => {
+            tracing::warn!(
+                tournament = standings.tournament.id,
+                %error,
+                "the standings picture could not be drawn"
+            );
+            return None;
+        }
+    };
     Some(Picture {
         name: format!(
             "tournament-{}-standings-{}.png",

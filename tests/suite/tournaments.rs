@@ -50,9 +50,9 @@ fn tournament_notices(pending: &[pigeon::service::Pending]) -> Vec<String> {
 /// The tournament notices of two processes' clock runs, reported delivered (as a bot does),
 /// so none is claimed again once its lease lapses.
 async fn delivered(
-    service: &pigeon::service::Service,
-    a: Result<Vec<pigeon::service::Pending>, pigeon::service::ServiceError>,
-    b: Result<Vec<pigeon::service::Pending>, pigeon::service::ServiceError>,
+    service: &Service,
+    a: Result<Vec<pigeon::service::Pending>, ServiceError>,
+    b: Result<Vec<pigeon::service::Pending>, ServiceError>,
 ) -> Vec<String> {
     let (a, b) = (a.expect("ticks"), b.expect("ticks"));
     for pending in a.iter().chain(&b) {

@@ -316,8 +316,35 @@ impl Service {
         row: &TournamentRow,
         info: TournamentInfo,
     ) -> Result<Standings, ServiceError> {
-        let games = self.store.tournament_games(row.id).await?;
-        let byes = self.store.tournament_byes(row.id).await?;
+        self.standings_through(row, info, None).await
+    }
+
+    /// The standings counting only the games and byes of rounds up to `through` (all when
+    /// `None`): a Swiss round's notice gives the standings after the round before it, not
+    /// counting the bye just given in the new one.
+    pub(super) async fn standings_through(
+        &self,
+        row: &TournamentRow,
+        info: TournamentInfo,
+        through: Option<i64>,
+    ) -> Result<Standings, ServiceError> {
+        let within =
+            |round: Option<i64>| through.is_none_or(|last| round.is_some_and(|r| r <= last));
+        let games: Vec<GameRow> = self
+            .store
+            .tournament_games(row.id)
+            .await?
+            .into_iter()
+            .filter(|game| within(game.tournament_round))
+            .collect();
+        let byes: Vec<(i64, i64)> = self
+            .store
+            .tournament_byes(row.id)
+            .await?
+            .into_iter()
+            .filter(|&(round, _)| within(Some(round)))
+            .collect();
+        let current_round = through.map_or(row.current_round, |last| last.min(row.current_round));
         let index = |id: i64| info.players.iter().position(|e| e.player_id == id);
         // An annulled player's games count for no one.
         let annulled = |id: i64| info.entrant(id).is_some_and(|e| e.annulled);
@@ -339,7 +366,7 @@ impl Service {
             .filter_map(|&(round, player)| Some((usize::try_from(round).ok()?, index(player)?)))
             .collect();
         let kind = info.format.tie_breaks();
-        let rounds = usize::try_from(row.current_round).unwrap_or(0);
+        let rounds = usize::try_from(current_round).unwrap_or(0);
         let mut lines: Vec<StandingLine> =
             standings::standings(info.players.len(), rounds, &results, &bye_indices, kind)
                 .into_iter()
@@ -361,7 +388,7 @@ impl Service {
         // lowest at most, so the others' ranks do not change).
         lines.sort_by_key(|line| line.annulled);
         let finished = |game: &&GameRow| game.status == "finished";
-        let complete_rounds = (1..=row.current_round)
+        let complete_rounds = (1..=current_round)
             .take_while(|&round| {
                 games
                     .iter()
@@ -576,7 +603,8 @@ impl Service {
                 let pairings = self.pairings(&tournament, &info, rounds).await?;
                 let standings = if round > 1 && info.format == Format::Swiss {
                     Some(Box::new(
-                        self.standings_of(&tournament, info.clone()).await?,
+                        self.standings_through(&tournament, info.clone(), Some(round - 1))
+                            .await?,
                     ))
                 } else {
                     None
