@@ -15,6 +15,7 @@ use pigeon::service::{
 use pigeon::store::{ANALYSIS_LEASE, NewNotice};
 
 use crate::common::backends;
+use crate::correspondence::tick;
 use crate::transcripts::{START, open};
 
 fn place() -> Place {
@@ -65,20 +66,6 @@ pub async fn blundered_game(service: &Service) -> i64 {
         .await
         .expect("resigned");
     id
-}
-
-/// Runs the clocks and delivers every notice; gives them.
-async fn tick(service: &Service) -> Vec<Notice> {
-    let mut notices = Vec::new();
-    for pending in service
-        .tick_platform(console::PLATFORM)
-        .await
-        .expect("the clocks run")
-    {
-        service.delivered(pending.id).await;
-        notices.push(pending.notice);
-    }
-    notices
 }
 
 /// What a user's line gets back through the chat layer, as text.

@@ -20,7 +20,7 @@ fn user(name: &str) -> User {
 }
 
 /// Runs the clocks and delivers every notice; gives them.
-async fn tick(service: &Service) -> Vec<Notice> {
+pub(crate) async fn tick(service: &Service) -> Vec<Notice> {
     let mut notices = Vec::new();
     for pending in service
         .tick_platform(console::PLATFORM)
