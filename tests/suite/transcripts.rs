@@ -16,8 +16,8 @@ use pigeon::store::Store;
 
 use crate::common::{TestDb, backends, read_data};
 use pigeon::adapters::console;
-use pigeon::chat;
-use pigeon::service::{DAY, HOUR, ManualClock, Service};
+use pigeon::chat::{self, Reply};
+use pigeon::service::{DAY, HOUR, ManualClock, Service, User};
 
 /// 2026-01-01 09:00 UTC: transcripts see fixed dates.
 pub const START: i64 = 1_767_258_000;
@@ -93,7 +93,7 @@ pub async fn run(name: &str, db: &TestDb) {
             output.clear();
             for pending in service.tick().await.expect("the clocks run") {
                 let (place, reply) = chat::notice_reply(&service, &pending.notice).await;
-                output.push_str(&console::format_reply(&reply, None, Some(&place.channel)));
+                write(&mut output, &reply, None, Some(&place.channel));
                 service.delivered(pending.id).await;
             }
         } else if line == "@restart" {
@@ -109,16 +109,20 @@ pub async fn run(name: &str, db: &TestDb) {
             incoming.manager = !guest;
             output.clear();
             for reply in chat::handle(&service, &incoming).await {
-                output.push_str(&console::format_reply(&reply, Some(&incoming.user), None));
-                if let Some(picture) = &reply.picture {
-                    let (width, height) = picture.size;
-                    let line = format!("  picture: {} {width}x{height}\n", picture.name);
-                    output.push_str(&line);
-                }
+                write(&mut output, &reply, Some(&incoming.user), None);
             }
         }
     }
     service.store().close().await;
+}
+
+/// Writes a reply as the console shows it, its picture as `  picture: NAME WxH`.
+fn write(output: &mut String, reply: &Reply, asker: Option<&User>, channel: Option<&str>) {
+    output.push_str(&console::format_reply(reply, asker, channel));
+    if let Some(picture) = &reply.picture {
+        let (width, height) = picture.size;
+        output.push_str(&format!("  picture: {} {width}x{height}\n", picture.name));
+    }
 }
 
 backends! {
