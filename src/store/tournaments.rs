@@ -124,6 +124,16 @@ pub struct StartRecord<'a> {
     pub standings_next: Option<i64>,
 }
 
+impl StartRecord<'_> {
+    /// The ids of the players seeded, in increasing order.
+    #[must_use]
+    pub fn player_ids(&self) -> Vec<i64> {
+        let mut ids: Vec<i64> = self.seeds.iter().map(|&(id, _, _)| id).collect();
+        ids.sort_unstable();
+        ids
+    }
+}
+
 /// The tournaments part of the game database (see [`super::Database`]).
 #[async_trait]
 pub trait TournamentDatabase: Send + Sync {

@@ -5,8 +5,10 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use axum::Router;
-use axum::extract::{Path, Query, State};
-use axum::http::{HeaderValue, header};
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, Path, Query, State};
+use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
@@ -17,7 +19,8 @@ use tokio::sync::{broadcast, watch};
 use tokio::time::{self, Interval, MissedTickBehavior};
 
 use super::html::{self, View};
-use super::{NoError, Web, WebError};
+use super::streams::Slot;
+use super::{NoError, Web, WebError, client};
 use crate::rules::Color;
 use crate::service::{Analysed, GameChange, Image, PageAnalysis, PageGame};
 
@@ -198,15 +201,26 @@ async fn analysis_graph(
 /// over, which closes the stream. Moves made in this process come at once; the stream also
 /// looks at the stored game every [`super::Settings::watch`], for the moves of other
 /// processes sharing the database. Each change is told once, however it was heard first.
-async fn events(State(web): State<Web>, Path(id): Path<String>) -> Result<Response, WebError> {
+/// A client holds at most [`super::Settings::streams_per_client`] streams at once, and the
+/// site [`super::Settings::most_streams`].
+async fn events(
+    State(web): State<Web>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<Response, WebError> {
     let changes = web.service.subscribe();
     let game = web.game(&id).await?;
+    let slot = web
+        .streams
+        .open(client(peer, &headers))
+        .ok_or(WebError::TooManyStreams)?;
     let seen = GameChange {
         over: !game.state.is_active(),
         ..GameChange::of(&game.state.row)
     };
     let first = event(&seen);
-    let stream = stream::once(async move { Ok(first) }).chain(following(web, changes, seen));
+    let stream = stream::once(async move { Ok(first) }).chain(following(web, changes, seen, slot));
     let sse = Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(25)));
     Ok(cached(sse.into_response(), "no-store"))
 }
@@ -226,6 +240,8 @@ struct Following {
     ticker: Interval,
     /// The game as the page was last told it.
     seen: GameChange,
+    /// The stream's place among those open, given back when it ends.
+    _slot: Slot,
 }
 
 impl Following {
@@ -246,6 +262,7 @@ fn following(
     web: Web,
     changes: broadcast::Receiver<GameChange>,
     seen: GameChange,
+    slot: Slot,
 ) -> impl Stream<Item = Result<Event, NoError>> {
     let mut ticker = time::interval_at(time::Instant::now() + web.watch, web.watch);
     ticker.set_missed_tick_behavior(MissedTickBehavior::Delay);
@@ -256,6 +273,7 @@ fn following(
         shutdown,
         ticker,
         seen,
+        _slot: slot,
     };
     stream::unfold(state, |mut state| async move {
         if state.seen.over || *state.shutdown.borrow() {

@@ -11,6 +11,7 @@
 mod analysis;
 mod game;
 pub mod html;
+mod streams;
 mod tournament;
 
 use std::convert::Infallible;
@@ -28,6 +29,8 @@ use tokio::sync::watch;
 use tracing::info;
 
 use crate::service::{RateLimit, RateLimiter, Service, ServiceError, Verdict};
+use streams::Streams;
+pub use streams::{MOST_STREAMS, STREAMS_PER_CLIENT};
 
 /// How many requests a client may make at once, and how fast the allowance comes back: a page
 /// with its board is two, stepping through a long game a few a second.
@@ -40,12 +43,17 @@ pub const RATE_LIMIT: RateLimit = RateLimit {
 /// other processes sharing the database (its own process's moves come at once).
 pub const WATCH_INTERVAL: Duration = Duration::from_secs(3);
 
-/// How the site serves: each client's rate limit, and how often event streams look at the
-/// stored game.
+/// How long a client refused an event stream waits before asking again, in seconds.
+const STREAM_RETRY_SECONDS: u32 = 30;
+
+/// How the site serves: each client's rate limit, how often event streams look at the
+/// stored game, and how many streams a client and the site may hold open.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Settings {
     pub limit: RateLimit,
     pub watch: Duration,
+    pub streams_per_client: usize,
+    pub most_streams: usize,
 }
 
 impl Default for Settings {
@@ -53,6 +61,8 @@ impl Default for Settings {
         Settings {
             limit: RATE_LIMIT,
             watch: WATCH_INTERVAL,
+            streams_per_client: STREAMS_PER_CLIENT,
+            most_streams: MOST_STREAMS,
         }
     }
 }
@@ -64,6 +74,8 @@ struct Web {
     limiter: Arc<RateLimiter>,
     /// How often event streams look at the stored game.
     watch: Duration,
+    /// The event streams open now.
+    streams: Arc<Streams>,
     /// Turns true when the server stops: the event streams end then.
     shutdown: watch::Receiver<bool>,
 }
@@ -75,6 +87,10 @@ pub fn router(service: Service, settings: Settings, shutdown: watch::Receiver<bo
         service,
         limiter: Arc::new(RateLimiter::new(settings.limit)),
         watch: settings.watch,
+        streams: Arc::new(Streams::new(
+            settings.streams_per_client,
+            settings.most_streams,
+        )),
         shutdown,
     };
     Router::new()
@@ -218,6 +234,8 @@ enum WebError {
     NotFound,
     /// The service failed (its message has the reference to quote).
     Service(ServiceError),
+    /// The client, or the site, holds as many event streams as it may.
+    TooManyStreams,
 }
 
 impl From<ServiceError> for WebError {
@@ -240,6 +258,18 @@ impl IntoResponse for WebError {
                 "Something went wrong",
                 &error.to_string(),
             ),
+            WebError::TooManyStreams => {
+                let mut response = page(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "Too many live pages",
+                    "Too many live game pages are open. Close some tabs; this page keeps \
+                     working and shows new moves when you reload it.",
+                );
+                response
+                    .headers_mut()
+                    .insert(header::RETRY_AFTER, HeaderValue::from(STREAM_RETRY_SECONDS));
+                response
+            }
         }
     }
 }

@@ -77,7 +77,7 @@ fn winners(page: &TournamentPage) -> Vec<&str> {
     page.standings
         .lines
         .iter()
-        .filter(|line| line.rank == 1)
+        .filter(|line| line.rank == 1 && !line.annulled)
         .map(|line| line.name.as_str())
         .collect()
 }
@@ -207,16 +207,22 @@ fn standings_table(page: &TournamentPage) -> String {
     }
     html.push_str("</tr></thead>\n<tbody>\n");
     for line in &standings.lines {
-        let (class, note) = if line.withdrawn {
-            (" class=\"withdrawn\"", " (withdrawn)")
+        let class = if line.withdrawn {
+            " class=\"withdrawn\""
         } else {
-            ("", "")
+            ""
+        };
+        // An annulled player has no place: their results count for no one.
+        let rank = if line.annulled {
+            String::from("-")
+        } else {
+            line.rank.to_string()
         };
         let _ = write!(
             html,
-            "<tr{class}><td>{}</td><th scope=\"row\">{}{note}</th><td>{}</td><td>{}</td>",
-            line.rank,
+            "<tr{class}><td>{rank}</td><th scope=\"row\">{}{}</th><td>{}</td><td>{}</td>",
             escape(&line.name),
+            line.withdrawal_note(),
             points_text(line.points),
             line.games
         );

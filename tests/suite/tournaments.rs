@@ -70,8 +70,13 @@ backends! {
         let place = Place::new("console", "general");
         let first = open(&db, &clock).await;
         let second = open(&db, &clock).await;
+        // Seven days per move, so that the round's five-day deadline comes first.
+        let swiss = TournamentRequest {
+            days: Some(7),
+            ..request(Format::Swiss, StartTime::In(DAY))
+        };
         let info = first
-            .create_tournament(&place, &user("alice"), true, &request(Format::Swiss, StartTime::In(DAY)))
+            .create_tournament(&place, &user("alice"), true, &swiss)
             .await
             .expect("created");
         for name in ["alice", "bob", "carol", "dave"] {
@@ -165,15 +170,26 @@ backends! {
     }
 }
 
-/// Creates a round robin (casual, started by hand) in `place` organised by alice, and has
-/// `players` join it.
+/// Creates a round robin (casual, started by hand) in `place` organised by the first of
+/// `players`, and has them all join it.
 async fn round_robin_with(service: &Service, place: &Place, players: &[User]) -> i64 {
+    tournament_with(service, place, Format::RoundRobin, players).await
+}
+
+/// Creates a casual tournament of `format`, started by hand, in `place`, organised by the
+/// first of `players`, and has them all join it.
+async fn tournament_with(
+    service: &Service,
+    place: &Place,
+    format: Format,
+    players: &[User],
+) -> i64 {
     let info = service
         .create_tournament(
             place,
             &players[0],
             true,
-            &request(Format::RoundRobin, StartTime::Manual),
+            &request(format, StartTime::Manual),
         )
         .await
         .expect("created");
@@ -339,18 +355,10 @@ backends! {
         let clock = ManualClock::new(START);
         let place = Place::new("console", "general");
         let service = open(&db, &clock).await;
-        let info = service
-            .create_tournament(&place, &user("alice"), true, &request(Format::Swiss, StartTime::Manual))
-            .await
-            .expect("created");
-        for name in ["alice", "bob", "carol", "dave"] {
-            service
-                .join_tournament(&place, &user(name), Some(info.id))
-                .await
-                .expect("joined");
-        }
+        let four = ["alice", "bob", "carol", "dave"].map(user);
+        let id = tournament_with(&service, &place, Format::Swiss, &four).await;
         service
-            .start_tournament(&place, &user("alice"), false, Some(info.id))
+            .start_tournament(&place, &user("alice"), false, Some(id))
             .await
             .expect("started");
         // Nothing played at all, and still no annulment in a Swiss: the game is forfeited.
@@ -364,10 +372,98 @@ backends! {
         assert_eq!(state.row.end_reason.as_deref(), Some("forfeit"));
         assert!(state.row.result.is_some());
         let standings = service
-            .tournament_standings(&place, Some(info.id))
+            .tournament_standings(&place, Some(id))
             .await
             .expect("standings");
         assert!(standings.lines.iter().all(|line| !line.annulled));
+        service.store().close().await;
+    }
+
+    #[tokio::test]
+    async fn a_start_made_for_other_players_than_there_are_is_refused(db: TestDb) {
+        // A join (or a leave) lands between the start reading the players and recording the
+        // start: the store refuses the start made for the old list, and a start seeds again.
+        let clock = ManualClock::new(START);
+        let place = Place::new("console", "general");
+        let service = open(&db, &clock).await;
+        let four = ["alice", "bob", "carol", "dave"].map(user);
+        let id = tournament_with(&service, &place, Format::RoundRobin, &four).await;
+        let info = service.tournament(&place, Some(id)).await.expect("reads");
+        let stale: Vec<(i64, i64, i64)> = info.players[..3]
+            .iter()
+            .zip(0..)
+            .map(|(entrant, seed)| (entrant.player_id, seed, 1500))
+            .collect();
+        let start = pigeon::store::StartRecord {
+            seeds: &stale,
+            top_seed_white: true,
+            rounds: 3,
+            standings_next: None,
+        };
+        let round = pigeon::store::NewRound {
+            tournament_id: info.id,
+            expected_round: 0,
+            round: 3,
+            games: Vec::new(),
+            byes: Vec::new(),
+            round_deadline: None,
+            start: Some(start),
+            now: START,
+        };
+        assert!(!service.store().record_round(&round).await.expect("answers"));
+        let info = service.tournament(&place, Some(id)).await.expect("reads");
+        assert_eq!(info.state, pigeon::service::TournamentState::Open, "nothing recorded");
+        // The start as players do it seeds all four.
+        let started = service
+            .start_tournament(&place, &user("alice"), false, Some(id))
+            .await
+            .expect("started");
+        assert_eq!(started.players.iter().filter(|e| e.seed.is_some()).count(), 4);
+        service.store().close().await;
+    }
+
+    #[tokio::test]
+    async fn the_clocks_end_the_games_a_withdrawal_left_running(db: TestDb) {
+        // A withdrawal stored, its games not yet ended: the process stopped in between, or
+        // the round was paired while the withdrawal was being recorded.
+        let clock = ManualClock::new(START);
+        let place = Place::new("console", "general");
+        let service = open(&db, &clock).await;
+        let four = ["alice", "bob", "carol", "dave"].map(user);
+        let id = tournament_with(&service, &place, Format::Swiss, &four).await;
+        let info = service
+            .start_tournament(&place, &user("alice"), false, Some(id))
+            .await
+            .expect("started");
+        let dave = info
+            .players
+            .iter()
+            .find(|entrant| entrant.user.name == "dave")
+            .expect("dave plays")
+            .player_id;
+        assert!(
+            service
+                .store()
+                .withdraw(info.id, dave, 1, false, START)
+                .await
+                .expect("stored")
+        );
+        let games = service.store().tournament_games(info.id).await.expect("games");
+        let theirs = games
+            .iter()
+            .find(|game| game.white_id == dave || game.black_id == dave)
+            .expect("dave has a game");
+        assert_eq!(theirs.status, "active");
+        clock.advance(60);
+        service.tick().await.expect("ticks");
+        let state = service.load(theirs.id).await.expect("loads");
+        assert_eq!(state.row.end_reason.as_deref(), Some("forfeit"));
+        let won = if theirs.white_id == dave { "0-1" } else { "1-0" };
+        assert_eq!(state.row.result.as_deref(), Some(won));
+        // The other game of the round goes on.
+        let other = games.iter().find(|game| game.id != theirs.id).expect("two games");
+        let state = service.load(other.id).await.expect("loads");
+        assert_eq!(state.row.status, "active");
         service.store().close().await;
     }
 

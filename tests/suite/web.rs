@@ -320,6 +320,32 @@ backends! {
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_client_and_the_site_hold_only_so_many_event_streams(db: TestDb) {
+        let settings = Settings { streams_per_client: 2, most_streams: 3, ..Settings::default() };
+        let site = Site::start_with(&db, settings).await;
+        let id = game_with(&site.service, &user("alice"), &user("bob"), &[]).await;
+        let events = format!("{}/events", site.page_of(id).await);
+        let client = reqwest::Client::new();
+        let from = |ip: &'static str| client.get(&events).header("x-forwarded-for", ip).send();
+        let first = from("203.0.113.7").await.expect("answers");
+        let second = from("203.0.113.7").await.expect("answers");
+        assert_eq!(first.status(), 200);
+        assert_eq!(second.status(), 200);
+        let refused = from("203.0.113.7").await.expect("answers");
+        assert_eq!(refused.status(), 429);
+        assert_eq!(header(&refused, "retry-after"), "30");
+        assert!(refused.text().await.expect("a body").contains("Close some tabs"));
+        // Another client has its own allowance, until the site holds as many as it may.
+        let third = from("198.51.100.1").await.expect("answers");
+        assert_eq!(third.status(), 200);
+        assert_eq!(from("198.51.100.2").await.expect("answers").status(), 429);
+        // The page itself is never refused for it.
+        assert_eq!(client.get(site.page_of(id).await).header("x-forwarded-for", "203.0.113.7").send().await.expect("answers").status(), 200);
+        drop((first, second, third));
+        site.stop().await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_client_over_its_limit_is_told_when_to_come_back(db: TestDb) {
         let site = Site::start(&db, RateLimit { burst: 3, interval: 2 }).await;
         let id = game_with(&site.service, &user("alice"), &user("bob"), &[]).await;

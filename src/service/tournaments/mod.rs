@@ -39,6 +39,8 @@ pub const MOST_PLAYERS: i64 = 64;
 pub const MOST_ROUNDS: i64 = 15;
 /// Longest tournament name, in characters.
 pub const LONGEST_NAME: usize = 40;
+/// Latest start a tournament may be given, from now: a year.
+pub const LATEST_START: i64 = 366 * DAY;
 
 /// A tournament's format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -325,6 +327,8 @@ pub enum TournamentError {
     BadName,
     #[error("The start time has passed: give a later one, like `start in 2d`.")]
     StartPassed,
+    #[error("A tournament starts within {} days: give a nearer start, like `start in 2d`.", LATEST_START / DAY)]
+    StartTooFar,
     #[error("A round deadline is for a Swiss, from 1 to 60 days: for example `round 10 days`.")]
     BadRoundDays,
 }
@@ -441,10 +445,14 @@ impl Service {
         let now = self.now();
         let starts_at = match request.start {
             StartTime::Manual => None,
-            StartTime::In(span) => Some(now + span),
+            StartTime::In(span) if span <= 0 => return Err(TournamentError::StartPassed.into()),
+            StartTime::In(span) => Some(now.saturating_add(span)),
             StartTime::At(at) if at <= now => return Err(TournamentError::StartPassed.into()),
             StartTime::At(at) => Some(at),
         };
+        if starts_at.is_some_and(|at| at - now > LATEST_START) {
+            return Err(TournamentError::StartTooFar.into());
+        }
         let me = self.player(user).await?;
         let row = self
             .store
@@ -620,7 +628,9 @@ impl Service {
         let me = self.player(user).await?;
         let (row, info) = self
             .pick_tournament(place, id, "to leave", "tournament leave", |t| {
-                t.state == TournamentState::Open && t.entrant(me.id).is_some()
+                // A started one too, to say that leaving it now is withdrawing.
+                matches!(t.state, TournamentState::Open | TournamentState::Running)
+                    && t.entrant(me.id).is_some_and(|e| e.withdrawn.is_none())
             })
             .await?;
         if info.state == TournamentState::Running {
@@ -631,7 +641,14 @@ impl Service {
             return Err(TournamentError::NotJoined(info.id).into());
         }
         if !self.store.leave_tournament(info.id, me.id).await? {
-            return Err(ServiceError::Changed);
+            // Started meanwhile, or left already (from another device): say which.
+            let row = self.store.tournament(row.id).await?.unwrap_or(row);
+            let info = self.tournament_info(&row).await?;
+            if info.state == TournamentState::Running {
+                return Err(TournamentError::LeaveStarted(info.id).into());
+            }
+            Self::check_open(&info)?;
+            return Err(TournamentError::NotJoined(info.id).into());
         }
         self.tournament_info(&row).await
     }

@@ -72,7 +72,15 @@ impl Service {
             .into());
         }
         if !self.begin(&row).await? {
-            return Err(ServiceError::Changed);
+            // Started by another process meanwhile, or left below the fewest players.
+            let row = self.store.tournament(row.id).await?.unwrap_or(row);
+            let info = self.tournament_info(&row).await?;
+            Self::check_open(&info)?;
+            return Err(TournamentError::TooFewPlayers {
+                id: info.id,
+                count: info.players.len(),
+            }
+            .into());
         }
         // Its pairings go out at once.
         self.wake_timers();
@@ -81,9 +89,29 @@ impl Service {
     }
 
     /// Seeds, draws and records the start with the first games; `false` when another process
-    /// started it first.
+    /// started it first, or it has fewer than the fewest players. A join or a leave that
+    /// lands between reading the players and recording the start makes the store refuse the
+    /// start; it is tried again on the players as they are then.
     async fn begin(&self, row: &TournamentRow) -> Result<bool, ServiceError> {
+        const TRIES: usize = 3;
+        let mut row = row.clone();
+        for _ in 0..TRIES {
+            if self.begin_once(&row).await? {
+                return Ok(true);
+            }
+            match self.store.tournament(row.id).await? {
+                Some(fresh) if fresh.state == "open" => row = fresh,
+                _ => return Ok(false),
+            }
+        }
+        Ok(false)
+    }
+
+    async fn begin_once(&self, row: &TournamentRow) -> Result<bool, ServiceError> {
         let entrants = self.store.entrants(row.id).await?;
+        if entrants.len() < MIN_PLAYERS {
+            return Ok(false);
+        }
         let mut rated = Vec::with_capacity(entrants.len());
         for entrant in &entrants {
             let rating = self
@@ -237,7 +265,8 @@ impl Service {
         let me = self.player(user).await?;
         let (row, info) = self
             .pick_tournament(place, id, "to withdraw from", "tournament withdraw", |t| {
-                t.state == TournamentState::Running
+                // An open one too, to say that it is `leave` before the start.
+                matches!(t.state, TournamentState::Open | TournamentState::Running)
                     && t.entrant(me.id).is_some_and(|e| e.withdrawn.is_none())
             })
             .await?;
@@ -282,9 +311,38 @@ impl Service {
         {
             return Err(TournamentError::Withdrawn(info.id).into());
         }
+        let ended = self
+            .end_withdrawn_games(me.id, annulled, &games, now)
+            .await?;
+        info!(tournament = info.id, player = me.id, annulled, "withdrawn");
+        if !ended.is_empty() {
+            self.wake_timers();
+        }
+        let row = self.store.tournament(row.id).await?.unwrap_or(row);
+        Ok(Withdrawal {
+            tournament: self.tournament_info(&row).await?,
+            player: me.display_name,
+            ended,
+            annulled,
+        })
+    }
+
+    /// Ends the unfinished games among `games` of `player`, who has withdrawn: without a
+    /// result when their results are annulled, else forfeited to the opponent. Safe to repeat
+    /// (a game already ended is left alone); returns the games it ended.
+    async fn end_withdrawn_games(
+        &self,
+        player: i64,
+        annulled: bool,
+        games: &[GameRow],
+        now: i64,
+    ) -> Result<Vec<i64>, ServiceError> {
         let mut ended = Vec::new();
-        for game in games.iter().filter(|game| game.status == "active") {
-            let (result, reason) = match (annulled, game.white_id == me.id) {
+        let theirs = games.iter().filter(|game| {
+            game.status == "active" && (game.white_id == player || game.black_id == player)
+        });
+        for game in theirs {
+            let (result, reason) = match (annulled, game.white_id == player) {
                 (true, _) => (None, ANNULLED),
                 (false, true) => (Some("0-1"), FORFEIT),
                 (false, false) => (Some("1-0"), FORFEIT),
@@ -297,17 +355,7 @@ impl Service {
                 ended.push(game.id);
             }
         }
-        info!(tournament = info.id, player = me.id, annulled, "withdrawn");
-        if !ended.is_empty() {
-            self.wake_timers();
-        }
-        let row = self.store.tournament(row.id).await?.unwrap_or(row);
-        Ok(Withdrawal {
-            tournament: self.tournament_info(&row).await?,
-            player: me.display_name,
-            ended,
-            annulled,
-        })
+        Ok(ended)
     }
 
     /// The standings of a tournament now.
@@ -480,7 +528,25 @@ impl Service {
             }
             return Ok(());
         }
-        let games = self.store.tournament_games(row.id).await?;
+        let mut games = self.store.tournament_games(row.id).await?;
+        // A withdrawal ends its player's games; a game paired while the withdrawal was being
+        // recorded (or left by a stop in between) is ended here.
+        let mut ended = Vec::new();
+        for entrant in self.store.entrants(row.id).await? {
+            if entrant.withdrawn_at.is_some() {
+                let player = entrant.player_id;
+                let games = self.end_withdrawn_games(player, entrant.annulled, &games, now);
+                ended.extend(games.await?);
+            }
+        }
+        if !ended.is_empty() {
+            info!(
+                tournament = row.id,
+                ?ended,
+                "games of withdrawn players ended"
+            );
+            games = self.store.tournament_games(row.id).await?;
+        }
         let current: Vec<&GameRow> = games
             .iter()
             .filter(|g| g.tournament_round == Some(row.current_round))

@@ -161,14 +161,22 @@ pub(super) async fn leave_tournament(
     tournament_id: i64,
     player_id: i64,
 ) -> Result<bool> {
+    let mut tx = db.write().await?;
+    // Behind the tournament row's lock, as joins and the start are: a leave waits for a
+    // start being recorded, then finds the tournament running.
+    sqlx::query("SELECT id FROM tournaments WHERE id = $1 FOR UPDATE")
+        .bind(tournament_id)
+        .execute(&mut *tx)
+        .await?;
     let done = sqlx::query(
         "DELETE FROM tournament_players WHERE tournament_id = $1 AND player_id = $2 \
          AND EXISTS (SELECT 1 FROM tournaments WHERE id = $1 AND state = 'open')",
     )
     .bind(tournament_id)
     .bind(player_id)
-    .execute(&db.pool)
+    .execute(&mut *tx)
     .await?;
+    tx.commit().await?;
     Ok(done.rows_affected() == 1)
 }
 
@@ -200,6 +208,17 @@ pub(super) async fn record_round(db: &PostgresDatabase, round: &NewRound<'_>) ->
         return Ok(false);
     };
     if let Some(start) = &round.start {
+        // The start is made for the players it seeded: a join or a leave since refuses it
+        // (rolled back), and the caller seeds again.
+        let players: Vec<i64> = sqlx::query_scalar(
+            "SELECT player_id FROM tournament_players WHERE tournament_id = $1 ORDER BY player_id",
+        )
+        .bind(round.tournament_id)
+        .fetch_all(&mut *tx)
+        .await?;
+        if players != start.player_ids() {
+            return Ok(false);
+        }
         sqlx::query(
             "UPDATE tournaments SET started_at = $2, top_seed_white = $3, rounds = $4, \
              standings_next = $5, starts_at = NULL WHERE id = $1",

@@ -187,6 +187,17 @@ pub(super) async fn record_round(db: &SqliteDatabase, round: &NewRound<'_>) -> R
         return Ok(false);
     };
     if let Some(start) = &round.start {
+        // The start is made for the players it seeded: a join or a leave since refuses it
+        // (rolled back), and the caller seeds again.
+        let players: Vec<i64> = sqlx::query_scalar(
+            "SELECT player_id FROM tournament_players WHERE tournament_id = ?1 ORDER BY player_id",
+        )
+        .bind(round.tournament_id)
+        .fetch_all(&mut *tx)
+        .await?;
+        if players != start.player_ids() {
+            return Ok(false);
+        }
         sqlx::query(
             "UPDATE tournaments SET started_at = ?2, top_seed_white = ?3, rounds = ?4, \
              standings_next = ?5, starts_at = NULL WHERE id = ?1",
