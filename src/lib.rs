@@ -10,7 +10,8 @@
 //!   [`rules::Position`] trait, the game registry, outcomes, move errors and game records.
 //! - [`store`]: the game database behind the [`store::Database`] trait, with SQLite as its
 //!   backend (the only module with SQL).
-//! - [`service`]: the use cases of correspondence play, independent of any chat platform.
+//! - [`service`]: the use cases of correspondence play, independent of any chat platform,
+//!   correspondence tournaments among them ([`service::tournaments`]).
 //! - [`adapters`]: thin translations between chat platforms and [`chat`]: the console,
 //!   Discord with the `discord` feature, and Matrix with the `matrix` feature.
 //! - [`chat`]: the command grammar, help and replies, the same on every platform.
@@ -18,8 +19,8 @@
 //!   levels, and post-game analysis (moves judged by lost winning chances); pure and
 //!   synchronous, seeded randomness.
 //! - [`render`]: board pictures: a position (last move, checks, viewpoint, caption) to PNG
-//!   bytes, a whole game to an animated GIF, an analysed game's evaluation graph; pure, with
-//!   embedded art and font.
+//!   bytes, a whole game to an animated GIF, an analysed game's evaluation graph, tables
+//!   (tournament standings); pure, with embedded art and font.
 //! - [`pairing`]: tournament pairings, pure: a TRF reader, the FIDE Dutch system for Swiss
 //!   rounds (a maximum-weight matching) and the Berger tables for round robins.
 //! - [`web`]: the read-only website: a page per game at an unguessable address (board at any

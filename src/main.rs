@@ -331,7 +331,7 @@ async fn console_main(
         site = Some(tokio::spawn(pigeon::web::run(
             service.clone(),
             listener,
-            pigeon::web::RATE_LIMIT,
+            pigeon::web::Settings::default(),
             web_stopped,
         )));
     }
@@ -500,7 +500,7 @@ async fn serve_main(db: DatabaseUrl, bots: Bots, web: WebArgs, now: Option<i64>)
         let run = pigeon::web::run(
             service.clone(),
             listener,
-            pigeon::web::RATE_LIMIT,
+            pigeon::web::Settings::default(),
             shutdown.clone(),
         );
         spawn_bot(&mut running, "web", run);

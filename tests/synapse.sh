@@ -23,7 +23,7 @@ password="pigeon-test-password"
 secret="pigeon-test-shared-secret"
 # One set of accounts per Matrix test, so the tests run in parallel without seeing each
 # other's bots: <test>-bot, <test>-alice, <test>-bob, <test>-carol.
-tests=(plain encrypted restart stranger busy reply direct secure unreadable upgrade failover gap gapcrypt private digest)
+tests=(plain encrypted restart stranger busy reply direct secure unreadable upgrade failover gap gapcrypt private digest tourney)
 
 python="${PYTHON:-python3}"
 installed="$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("matrix-synapse"))' 2>/dev/null || true)"

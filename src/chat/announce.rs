@@ -2,7 +2,9 @@
 //! (with the bot's answer in a game against it), the board, an ending, a draw offer and its
 //! answers, and the clocks' notices; each with its board picture and the answers it offers.
 
-use super::{Action, Means, Picture, Reply, Style, Topic, correspondence, error_reply, text};
+use super::{
+    Action, Means, Picture, Reply, Style, Topic, correspondence, error_reply, text, tournaments,
+};
 use crate::rules::{Color, MoveMarks};
 use crate::service::{
     ChallengeSummary, Challenged, ColorChoice, DrawAction, DrawDone, GameState, MoveDone, Notice,
@@ -478,6 +480,15 @@ pub fn thread_welcome(game: i64, means: Means) -> Reply {
     })
 }
 
+/// The first message in a tournament's own thread: what goes there.
+#[must_use]
+pub fn tournament_thread_welcome(tournament: i64) -> Reply {
+    Reply::text(format!(
+        "Tournament #{tournament}: its pairings, results and standings are posted here, and its \
+         games are played here. `tournament` commands written here need no number."
+    ))
+}
+
 /// The message for something the clock made happen, and where to say it; an ended game's
 /// and a move's carry the board. A player who turned their pings off is named without a ping.
 pub async fn notice_reply(service: &Service, notice: &Notice) -> (Place, Reply) {
@@ -587,5 +598,41 @@ pub async fn notice_reply(service: &Service, notice: &Notice) -> (Place, Reply) 
             ))
             .settling(Topic::Challenge(challenge.id)),
         ),
+        Notice::TournamentRound {
+            place,
+            tournament,
+            pairings,
+            standings,
+        } => {
+            let reply = tournaments::round_reply(tournament, pairings);
+            let reply = match standings {
+                Some(standings) => {
+                    let table = tournaments::standings_reply(
+                        service,
+                        standings,
+                        &format!("\n{}", tournaments::daily_title(standings)),
+                    )
+                    .await;
+                    let mut reply = reply.and(table.plain());
+                    reply.picture = table.picture;
+                    reply
+                }
+                // The standings carry the page's link; without them, the round does.
+                None => reply.and(tournaments::page_line(tournament)),
+            };
+            (place.clone(), reply)
+        }
+        Notice::TournamentStandings { place, standings } => (
+            place.clone(),
+            tournaments::standings_reply(service, standings, &tournaments::daily_title(standings))
+                .await,
+        ),
+        Notice::TournamentOver { place, standings } => (
+            place.clone(),
+            tournaments::over_reply(service, standings).await,
+        ),
+        Notice::TournamentPostponed { place, tournament } => {
+            (place.clone(), tournaments::postponed_reply(tournament))
+        }
     }
 }

@@ -115,6 +115,8 @@ pub enum Command {
     Limits(Option<(Cap, i64)>),
     /// Whether games started here get a thread each, or a change of it (managers only).
     Threads(Option<bool>),
+    /// A tournament command (`tournament …`, `tournaments`).
+    Tournament(super::tournaments::TournamentCommand),
     Help(Option<String>),
 }
 
@@ -230,6 +232,11 @@ fn parse_args(spec: &'static Spec, args: &[&str]) -> Result<Command, UsageError>
     match spec.name {
         "challenge" => return parse_challenge(args).map_err(fail),
         "note" | "try" => return parse_free(spec.name, args).map_err(fail),
+        "tournament" => {
+            return super::tournaments::parse(args)
+                .map(Command::Tournament)
+                .map_err(fail);
+        }
         _ => {}
     }
     // Every command may name its game (or challenge) by number.

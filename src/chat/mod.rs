@@ -14,6 +14,7 @@ mod options;
 mod reply;
 pub mod table;
 mod text;
+mod tournaments;
 mod typed;
 
 use crate::rules::{Color, MoveError, Variant};
@@ -26,12 +27,15 @@ use crate::store::SettingsRow;
 pub use command::{Command, ConditionalAction, UsageError};
 pub use reply::{Action, MAX_REPLY, Means, Part, Picture, Reply, Style, Topic};
 pub use table::{COMMANDS, Spec, help};
+pub use tournaments::{TournamentCommand, standings_text};
 pub use typed::ascii_forms;
 
 use announce::{
     board_reply, challenged_replies, draw_reply, ended_reply, move_and_answer, start_reply,
 };
-pub use announce::{notice_reply, thread_name, thread_welcome, user_of as player_user};
+pub use announce::{
+    notice_reply, thread_name, thread_welcome, tournament_thread_welcome, user_of as player_user,
+};
 
 /// Longer messages are not read at all.
 pub const MAX_MESSAGE: usize = 2000;
@@ -697,6 +701,7 @@ async fn execute(
             };
             one(options::setups_reply(rated))
         }
+        Command::Tournament(command) => tournaments::execute(service, incoming, command).await,
         Command::Help(topic) => one(Reply::private(help(topic.as_deref()))),
     }
 }

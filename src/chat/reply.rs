@@ -153,6 +153,8 @@ pub struct Reply {
     pub settles: Vec<Topic>,
     /// The game this reply announces the end of (Discord closes its thread).
     pub ended: Option<i64>,
+    /// The tournament this reply announces the creation of (Discord opens a thread for it).
+    pub tournament: Option<i64>,
 }
 
 impl Reply {
@@ -322,11 +324,16 @@ impl Reply {
                     topic,
                     settles,
                     ended: None,
+                    tournament: None,
                 }
             })
             .collect();
         if let Some(last) = replies.last_mut() {
             last.ended = self.ended;
+        }
+        // The thread opens from the first message, like a game's.
+        if let Some(first) = replies.first_mut() {
+            first.tournament = self.tournament;
         }
         replies
     }

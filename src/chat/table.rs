@@ -219,6 +219,16 @@ pub const COMMANDS: &[Spec] = &[
         summary: "whether games from a position may be rated here; its managers can change it",
     },
     Spec {
+        name: "tournament",
+        aliases: &["tournaments", "tourney"],
+        usage: "[create \"Name\" [game] [roundrobin|double|swiss N rounds] [N days] \
+                [rated|casual] [max N] [start in 2d | start 2026-01-10 18:00] [round N days] \
+                | join|leave|start|withdraw|standings|info [N] | list | creators \
+                anyone|managers]",
+        summary: "correspondence tournaments: create one, join and leave it before it starts, \
+                  start it (its organiser), withdraw, see the standings",
+    },
+    Spec {
         name: "help",
         aliases: &["?", "commands"],
         usage: "[command | game pieces]",
@@ -289,6 +299,21 @@ fn details(name: &str) -> &'static str {
              blunder `??`; each comes with the engine's better move. The engine looks at every \
              position of the game within the same budget, so the figures come out the same \
              every time. `export` then gives the record with the marks and evaluations."
+        }
+        "tournament" => {
+            " A round robin starts every game at once (Berger tables; a double round robin \
+             plays each pair with both colours), each game with its own clock; a Swiss pairs \
+             each round by the FIDE Dutch system once the last one has ended (`round 10 days` \
+             adjudicates games still going after ten days as draws). Tournament games are \
+             ordinary games: move in them by number. Withdrawing follows FIDE's rules: from \
+             a round robin before you have played half of your games, all your results are \
+             annulled (your games count for no one, and those still going end without a \
+             result); later, your remaining games are forfeited to your opponents. In a Swiss \
+             your unfinished game is forfeited and you are paired no more. The standings say \
+             which happened. In a tournament's thread, `tournament` commands need no number. \
+             Standings: points, then Sonneborn-Berger (round robin) or Buchholz Cut-1 \
+             and Buchholz (Swiss). Who may create tournaments is the community's setting \
+             (`tournament creators anyone|managers`, managers only)."
         }
         "resign" => {
             " Resigning can't be taken back, so I ask first: on Discord with a button, \

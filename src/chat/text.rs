@@ -186,6 +186,11 @@ pub fn info(state: &GameState, now: i64) -> String {
         },
         if state.row.takebacks { "on" } else { "off" }
     ));
+    if let (Some(tournament), Some(round)) = (state.row.tournament_id, state.row.tournament_round) {
+        text.push_str(&format!(
+            "\nTournament #{tournament}, round {round} (`tournament standings {tournament}`)."
+        ));
+    }
     let side = |offer: &str| {
         if offer == "white" {
             Color::White

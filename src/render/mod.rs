@@ -18,6 +18,7 @@ mod board;
 mod graph;
 mod palette;
 mod replay;
+mod table;
 mod text;
 mod theme;
 
@@ -30,6 +31,7 @@ pub use graph::{
 pub use replay::{
     FINAL_PAUSE_CS, Frame, MOVE_DELAY_CS, game_frames, outcome_words, position_status, replay_gif,
 };
+pub use table::{MOST_ROWS, Table, render_table};
 pub use theme::{
     CAPTURE, CHAD_CASTLE, CHAD_PLAIN, CHAD_WALL, CHAK_ALTAR, CHAK_DARK, CHAK_LIGHT,
     CHAK_RIVER_DARK, CHAK_RIVER_LIGHT, CHAK_TEMPLE_DARK, CHAK_TEMPLE_LIGHT, CHECK,

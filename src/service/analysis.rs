@@ -55,6 +55,19 @@ pub enum AnalysisStatus {
     Done(Box<Analysed>),
 }
 
+/// A game's analysis as its page shows it.
+#[derive(Debug, Clone)]
+pub enum PageAnalysis {
+    /// None: the game runs, or nobody asked for one, or it was given up.
+    None,
+    /// Waiting in the queue.
+    Queued,
+    /// Being analysed now.
+    Running,
+    /// Done.
+    Done(Box<Report>),
+}
+
 impl Service {
     /// Asks for the analysis of a finished game (the one named, or the user's latest finished
     /// game here):
@@ -99,13 +112,29 @@ impl Service {
     /// # Errors
     /// `Internal` when the database fails or the stored analysis does not fit the game.
     pub async fn analysis_of(&self, state: &GameState) -> Result<Option<Report>, ServiceError> {
+        Ok(match self.page_analysis(state).await? {
+            PageAnalysis::Done(report) => Some(*report),
+            _ => None,
+        })
+    }
+
+    /// Where a game's analysis stands, for its page: nothing while the game runs or when
+    /// none was asked for (or it was given up).
+    ///
+    /// # Errors
+    /// `Internal` when the database fails or the stored analysis does not fit the game.
+    pub async fn page_analysis(&self, state: &GameState) -> Result<PageAnalysis, ServiceError> {
         if state.is_active() {
-            return Ok(None);
+            return Ok(PageAnalysis::None);
         }
-        match self.store.analysis(state.row.id).await? {
-            Some(row) if row.state == "done" => Ok(Some(report(&state.record, &row)?)),
-            _ => Ok(None),
-        }
+        Ok(match self.store.analysis(state.row.id).await? {
+            Some(row) if row.state == "done" => {
+                PageAnalysis::Done(Box::new(report(&state.record, &row)?))
+            }
+            Some(row) if row.state == "queued" => PageAnalysis::Queued,
+            Some(row) if row.state == "running" => PageAnalysis::Running,
+            _ => PageAnalysis::None,
+        })
     }
 
     /// The record `export` gives: with the analysis's marks and evaluations when the game

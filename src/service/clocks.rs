@@ -10,6 +10,7 @@ use tracing::{error, info, instrument, warn};
 
 use super::games::{MoveDone, awaits_color, score};
 use super::reminders::{LONGEST_REMINDER, due_reminder, reminder_kind, waiting_player};
+use super::tournaments::{RoundGames, Standings, TournamentInfo};
 use super::{
     Analysed, ChallengeSummary, DAY, GameState, GameSummary, Place, Service, ServiceError, User,
     bot_side, reason_key,
@@ -69,6 +70,29 @@ pub enum Notice {
     Analysed {
         place: Place,
         analysed: Box<Analysed>,
+    },
+    /// A tournament started or paired a round: its games (a round robin's all at once), with
+    /// the standings before the round in a Swiss after round 1.
+    TournamentRound {
+        place: Place,
+        tournament: Box<TournamentInfo>,
+        pairings: Vec<RoundGames>,
+        standings: Option<Box<Standings>>,
+    },
+    /// The daily standings of a round robin on a day games finished.
+    TournamentStandings {
+        place: Place,
+        standings: Box<Standings>,
+    },
+    /// A tournament ended: the final standings and the winner.
+    TournamentOver {
+        place: Place,
+        standings: Box<Standings>,
+    },
+    /// A tournament's start time came with too few players: it waits for its organiser.
+    TournamentPostponed {
+        place: Place,
+        tournament: Box<TournamentInfo>,
     },
 }
 
@@ -187,6 +211,8 @@ impl Service {
         self.run_digests(platform, now).await;
         self.clock_games(now + LONGEST_REMINDER, platform, now)
             .await;
+        // After the games' clocks: a game that just timed out may end a round.
+        self.run_tournaments(platform, now).await;
         if let Err(error) = self.store.prune_events(now - EVENT_MEMORY).await {
             warn!(%error, "forgetting old chat events failed");
         }
@@ -304,6 +330,9 @@ impl Service {
         if row.kind == "analysed" {
             return self.analysed_notice(row).await;
         }
+        if row.kind.starts_with("tournament_") {
+            return self.tournament_notice(row).await;
+        }
         let Some(id) = row.game_id else {
             return Ok(None);
         };
@@ -374,6 +403,15 @@ impl Service {
         row.deadline = None;
         row.draw_offer = None;
         self.publish(&state);
+        self.tournament_game_ended(&state.row);
         Ok(state)
+    }
+
+    /// A tournament game ended: the timers look at its tournament now (a Swiss round that
+    /// ended is paired, a round robin that ended is over) rather than at their next turn.
+    pub(super) fn tournament_game_ended(&self, row: &GameRow) {
+        if row.tournament_id.is_some() {
+            self.wake_timers();
+        }
     }
 }

@@ -6,8 +6,8 @@ use std::fmt;
 use tracing::error;
 
 use super::{
-    Cap, ChallengeSummary, DAYS_PER_MOVE, GameSummary, MOST_LEAVE_DAYS, MOST_REMINDERS, caps,
-    clock, notes,
+    Cap, ChallengeSummary, DAYS_PER_MOVE, GameSummary, MOST_LEAVE_DAYS, MOST_REMINDERS,
+    TournamentError, caps, clock, notes,
 };
 use crate::rules::{MoveError, RulesError, SetupError};
 use crate::store::StoreError;
@@ -271,6 +271,13 @@ pub enum ServiceError {
     },
     #[error("Game #{0} ended before both sides had moved: there is nothing to analyse.")]
     NothingToAnalyse(i64),
+    #[error(
+        "Game #{0} is a tournament game: it can't be aborted. You can `resign`, or offer a `draw`."
+    )]
+    TournamentAbort(i64),
+    /// A tournament request that could not be done.
+    #[error(transparent)]
+    Tournament(#[from] TournamentError),
     #[error("Something went wrong on my side (reference {0}). Please try again later.")]
     Internal(String),
 }

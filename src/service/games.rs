@@ -236,8 +236,11 @@ impl Service {
             row.end_reason = Some(reason.to_owned());
             row.finished_at = Some(now);
         }
-        if finish.is_some() && state.row.rated {
-            self.rate_finished(id).await;
+        if finish.is_some() {
+            if state.row.rated {
+                self.rate_finished(id).await;
+            }
+            self.tournament_game_ended(&state.row);
         }
         self.hold_for_leave(&mut state).await;
         self.publish(&state);
@@ -440,6 +443,9 @@ impl Service {
         game: Option<i64>,
     ) -> Result<GameState, ServiceError> {
         let (state, _) = self.my_active_game(place, user, game).await?;
+        if state.row.tournament_id.is_some() {
+            return Err(ServiceError::TournamentAbort(state.row.id));
+        }
         if state.row.ply >= 2 {
             return Err(ServiceError::TooLateToAbort(state.row.id));
         }

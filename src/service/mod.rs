@@ -28,6 +28,7 @@ mod reminders;
 mod resigning;
 mod takebacks;
 mod timer;
+pub mod tournaments;
 mod vacation;
 
 use std::collections::{HashMap, HashSet};
@@ -40,7 +41,7 @@ use crate::rules::{Color, EndReason, GameRules, Record, RuleSet, Variant};
 use crate::store::{ChallengeRow, GameRow, PlayerRow, Store};
 
 pub use crate::store::LEASE as NOTICE_LEASE;
-pub use analysis::{ANALYST_TICK, Analysed, AnalysisStatus, Analyst};
+pub use analysis::{ANALYST_TICK, Analysed, AnalysisStatus, Analyst, PageAnalysis};
 pub use bot::{Terms, bot_side};
 pub use caps::{Cap, Caps};
 pub use challenges::Challenged;
@@ -65,6 +66,10 @@ pub use reminders::{DEFAULT_REMINDERS, LONGEST_REMINDER, MOST_REMINDERS, SHORTES
 pub use resigning::{CONFIRM_WINDOW, Resigning};
 pub use takebacks::{TakebackAction, TakebackDone};
 pub use timer::Timer;
+pub use tournaments::{
+    Entrant, Format, Pairing, RoundGames, StandingLine, Standings, StartTime, TournamentError,
+    TournamentGame, TournamentInfo, TournamentPage, TournamentRequest, TournamentState, Withdrawal,
+};
 pub use vacation::{LEAVE_DAYS, LeaveRequest, LeaveStatus, MOST_LEAVE_DAYS, SHORTEST_LEAVE};
 
 /// Shortest and longest time per move, in days.
@@ -286,6 +291,7 @@ impl GameState {
             Some("1-0") => format!("1-0, {} wins by {reason}", self.side_label(Color::White)),
             Some("0-1") => format!("0-1, {} wins by {reason}", self.side_label(Color::Black)),
             Some(score) => format!("{score}, drawn by {reason}"),
+            None if reason == ANNULMENT => String::from(ANNULMENT),
             None => format!("aborted by {reason}").replace("aborted by abort", "aborted"),
         })
     }
@@ -318,6 +324,10 @@ impl GameState {
     }
 }
 
+/// A game ended by a withdrawal that annulled a player's results, in words.
+const ANNULMENT: &str =
+    "annulled: a player withdrew from the round robin before playing half of their games";
+
 /// The stored words of an end reason, read back for replies.
 fn reason_words(stored: &str) -> &str {
     match stored {
@@ -333,6 +343,9 @@ fn reason_words(stored: &str) -> &str {
         "resignation" => "resignation",
         "timeout" => "time running out",
         "aborted" => "abort",
+        "forfeit" => "forfeit (a player withdrew from the tournament)",
+        "adjudication" => "adjudication at the round deadline",
+        "annulled" => ANNULMENT,
         other => other,
     }
 }
@@ -590,8 +603,8 @@ impl Service {
         }
     }
 
-    /// Moves everything of a community (games, challenges, ratings, settings) to another: a
-    /// Matrix room replaced by its upgrade. The active games moved, by number.
+    /// Moves everything of a community (games, challenges, tournaments, ratings, settings) to
+    /// another: a Matrix room replaced by its upgrade. The active games moved, by number.
     ///
     /// # Errors
     /// `Internal` when the database fails.

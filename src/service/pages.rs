@@ -4,8 +4,8 @@
 
 use tokio::sync::broadcast;
 
-use super::{GameState, Service, ServiceError, internal};
-use crate::store::GameRow;
+use super::{GameState, PageAnalysis, Service, ServiceError, internal};
+use crate::store::{GameRow, TournamentRow};
 
 /// How many changes a slow page may fall behind before it skips to the latest.
 pub const CHANGES_KEPT: usize = 256;
@@ -42,8 +42,31 @@ pub struct GameChange {
     pub web_id: Option<String>,
     /// Its plies now.
     pub ply: i64,
+    /// Its revision now (bumped by every move and takeback): which of two changes is newer.
+    pub revision: i64,
     /// Whether it is over now.
     pub over: bool,
+}
+
+impl GameChange {
+    /// The change that brought a game to `row`.
+    #[must_use]
+    pub fn of(row: &GameRow) -> GameChange {
+        GameChange {
+            game: row.id,
+            web_id: row.web_id.clone(),
+            ply: row.ply,
+            revision: row.revision,
+            over: row.status != "active",
+        }
+    }
+
+    /// Whether this change comes after `seen` (of the same game): a later revision, or the
+    /// end of the game.
+    #[must_use]
+    pub fn is_after(&self, seen: &GameChange) -> bool {
+        self.revision > seen.revision || (self.revision == seen.revision && self.over && !seen.over)
+    }
 }
 
 /// A player's rating as a page shows it: the current rating in the game's variant and
@@ -62,6 +85,8 @@ pub struct PageRating {
 pub struct PageGame {
     pub state: GameState,
     pub ratings: [Option<PageRating>; 2],
+    /// Its analysis, once it ended.
+    pub analysis: PageAnalysis,
 }
 
 impl Service {
@@ -87,6 +112,14 @@ impl Service {
         Some(format!("{base}/g/{id}"))
     }
 
+    /// The address of a tournament's page, when the pages are served.
+    #[must_use]
+    pub fn tournament_page_url(&self, row: &TournamentRow) -> Option<String> {
+        let base = self.public_url.as_deref()?;
+        let id = row.web_id.as_deref()?;
+        Some(format!("{base}/t/{id}"))
+    }
+
     /// The changes of games from now on, as they are committed by this process.
     #[must_use]
     pub fn subscribe(&self) -> broadcast::Receiver<GameChange> {
@@ -101,11 +134,18 @@ impl Service {
         }
         // Nobody listening is no failure.
         let _ = self.changes.send(GameChange {
-            game: state.row.id,
-            web_id: state.row.web_id.clone(),
-            ply: state.row.ply,
             over: !state.is_active(),
+            ..GameChange::of(&state.row)
         });
+    }
+
+    /// Game `id` as it is stored now, whichever process changed it last: what the pages of
+    /// a running game look at, for the moves made by other processes.
+    ///
+    /// # Errors
+    /// `Internal` when the database fails.
+    pub async fn game_now(&self, id: i64) -> Result<Option<GameChange>, ServiceError> {
+        Ok(self.store.game(id).await?.as_ref().map(GameChange::of))
     }
 
     /// The game whose page is `/g/<web_id>`, with its players' ratings; `None` for an address
@@ -141,7 +181,24 @@ impl Service {
                         .map(|&(_, before, after)| (after.round() - before.round()) as i64),
                 });
         }
-        Ok(Some(PageGame { state, ratings }))
+        let analysis = match self.page_analysis(&state).await {
+            Ok(analysis) => analysis,
+            Err(ServiceError::Internal(reference)) => {
+                // The game's page is still right: the analysis is only left out.
+                tracing::warn!(
+                    game = state.row.id,
+                    reference,
+                    "the analysis is left out of the page"
+                );
+                PageAnalysis::None
+            }
+            Err(other) => return Err(other),
+        };
+        Ok(Some(PageGame {
+            state,
+            ratings,
+            analysis,
+        }))
     }
 }
 

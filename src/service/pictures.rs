@@ -18,7 +18,7 @@ pub struct Image {
 }
 
 /// Reads the width and height from a PNG or GIF header.
-fn dimensions(data: &[u8]) -> (u32, u32) {
+pub(super) fn dimensions(data: &[u8]) -> (u32, u32) {
     let be = |at: usize| {
         data.get(at..at + 4)
             .map_or(0, |b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]))

@@ -84,9 +84,10 @@ impl Service {
         let leave = self.next_leave_end(now).await?;
         let reminder = self.next_reminder(platform, now).await?;
         let digest = self.next_digest(platform, now).await?;
+        let tournament = self.next_tournament_due(platform).await?;
         Ok(due
             .into_iter()
-            .chain([leave, reminder, digest].into_iter().flatten())
+            .chain([leave, reminder, digest, tournament].into_iter().flatten())
             .min())
     }
 

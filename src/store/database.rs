@@ -23,9 +23,10 @@ pub type RatingFn = Box<dyn FnOnce(&RatingUpdate) -> [Glicko; 2] + Send>;
 ///
 /// Besides the game data, a backend answers for its own upkeep: [`Database::close`],
 /// [`Database::backup`], [`Database::integrity_check`] and [`Database::synchronous_settings`],
-/// each described in the database's own terms.
+/// each described in the database's own terms. Tournaments are the supertrait
+/// [`super::TournamentDatabase`] (`store/tournaments.rs`).
 #[async_trait]
-pub trait Database: Debug + Send + Sync {
+pub trait Database: Debug + Send + Sync + super::TournamentDatabase {
     /// The durability setting of every connection the backend may hand out, read while all of
     /// them are held at once. On SQLite: the `synchronous` pragma by name (`full` keeps an
     /// acknowledged move through a power loss); on PostgreSQL: `synchronous_commit` (`on`).
@@ -608,7 +609,7 @@ pub trait Database: Debug + Send + Sync {
     async fn set_threads(&self, platform: &str, community: &str, on: bool) -> Result<()>;
 
     /// Moves everything of a community to another (a Matrix room replaced by its upgrade):
-    /// games, challenges, ratings and settings. The active games moved.
+    /// games, challenges, tournaments, ratings and settings. The active games moved.
     ///
     /// # Errors
     /// [`super::StoreError`] when the database fails.

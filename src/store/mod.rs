@@ -33,6 +33,7 @@ mod notices;
 pub mod postgres;
 pub mod sqlite;
 mod timing;
+mod tournaments;
 mod url;
 
 pub use analysis::{ANALYSED_FROM_PLY, ANALYSIS_ATTEMPTS, ANALYSIS_LEASE, AnalysisRow};
@@ -43,6 +44,10 @@ pub use notices::{LEASE, MAX_ATTEMPTS, NOTICE_BATCH, NewNotice, NoticeRow};
 use postgres::PostgresDatabase;
 use sqlite::SqliteDatabase;
 pub use timing::Resumed;
+pub use tournaments::{
+    EntrantRow, NOTICE_OVER, NOTICE_POSTPONED, NOTICE_ROUND, NOTICE_STANDINGS, NewRound,
+    NewTournament, RoundGame, StartRecord, TournamentDatabase, TournamentRow,
+};
 pub use url::DatabaseUrl;
 
 /// A failure of the database.
@@ -209,6 +214,10 @@ pub struct GameRow {
     pub revision: i64,
     /// The unguessable address of the game's web page (`/g/<web_id>`).
     pub web_id: Option<String>,
+    /// The tournament the game is played in, if any.
+    pub tournament_id: Option<i64>,
+    /// Its round in that tournament.
+    pub tournament_round: Option<i64>,
 }
 
 /// A private note on a game.

@@ -5,19 +5,24 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use axum::Router;
-use axum::extract::{Path, Query, State};
-use axum::http::{HeaderValue, header};
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, Path, Query, State};
+use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use futures_util::StreamExt as _;
 use futures_util::stream::{self, Stream};
 use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::{broadcast, watch};
+use tokio::time::{self, Interval, MissedTickBehavior};
 
 use super::html::{self, View};
-use super::{NoError, Web, WebError};
+use super::streams::Slot;
+use super::{NoError, Web, WebError, client};
 use crate::rules::Color;
-use crate::service::{Image, PageGame};
+use crate::service::{Analysed, GameChange, Image, PageAnalysis, PageGame};
 
 /// The routes of game pages.
 pub(super) fn routes() -> Router<Web> {
@@ -27,12 +32,13 @@ pub(super) fn routes() -> Router<Web> {
         .route("/g/{id}/record.pgn", get(record))
         .route("/g/{id}/replay.gif", get(replay))
         .route("/g/{id}/events", get(events))
+        .route("/g/{id}/analysis.png", get(analysis_graph))
 }
 
 /// How long a client may keep what it got: a finished game's pictures never change; a running
 /// game's page and pictures change with its next move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-enum Freshness {
+pub(super) enum Freshness {
     Finished,
     Running,
 }
@@ -48,7 +54,7 @@ impl Freshness {
 
     /// The `Cache-Control` of a page or record (a finished game's ratings may still be
     /// settled, so it is kept for minutes, not for ever).
-    fn page(self) -> &'static str {
+    pub(super) fn page(self) -> &'static str {
         match self {
             Freshness::Finished => "public, max-age=300",
             Freshness::Running => "public, max-age=5, must-revalidate",
@@ -56,7 +62,7 @@ impl Freshness {
     }
 
     /// The `Cache-Control` of a picture.
-    fn image(self) -> &'static str {
+    pub(super) fn image(self) -> &'static str {
         match self {
             Freshness::Finished => "public, max-age=31536000, immutable",
             Freshness::Running => "public, max-age=10",
@@ -65,7 +71,7 @@ impl Freshness {
 }
 
 /// The response with this `Cache-Control`.
-fn cached(mut response: Response, cache: &'static str) -> Response {
+pub(super) fn cached(mut response: Response, cache: &'static str) -> Response {
     response
         .headers_mut()
         .insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
@@ -173,66 +179,129 @@ async fn replay(
     Ok(image(gif, Freshness::of(&game).image()))
 }
 
+/// The evaluation graph of an analysed game (fixed once the analysis is done).
+async fn analysis_graph(
+    State(web): State<Web>,
+    Path(id): Path<String>,
+) -> Result<Response, WebError> {
+    let game = web.game(&id).await?;
+    let PageAnalysis::Done(report) = game.analysis else {
+        return Err(WebError::NotFound);
+    };
+    let analysed = Analysed {
+        state: game.state,
+        report: *report,
+    };
+    let graph = web.service.analysis_image(&analysed).await?;
+    Ok(image(graph, Freshness::Finished.image()))
+}
+
 /// The events of a game: first `move` with its plies now (so a page that missed a move while
 /// it connected catches up), then `move` with the plies after each move, and `end` when it is
-/// over, which closes the stream.
-async fn events(State(web): State<Web>, Path(id): Path<String>) -> Result<Response, WebError> {
+/// over, which closes the stream. Moves made in this process come at once; the stream also
+/// looks at the stored game every [`super::Settings::watch`], for the moves of other
+/// processes sharing the database. Each change is told once, however it was heard first.
+/// A client holds at most [`super::Settings::streams_per_client`] streams at once, and the
+/// site [`super::Settings::most_streams`].
+async fn events(
+    State(web): State<Web>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<Response, WebError> {
     let changes = web.service.subscribe();
     let game = web.game(&id).await?;
-    let number = game.state.row.id;
-    let first = event(game.state.row.ply, !game.state.is_active());
-    let stream = stream::once(async move { Ok(first) }).chain(following(
-        changes,
-        web.shutdown.clone(),
-        number,
-        !game.state.is_active(),
-    ));
+    let slot = web
+        .streams
+        .open(client(peer, &headers))
+        .ok_or(WebError::TooManyStreams)?;
+    let seen = GameChange {
+        over: !game.state.is_active(),
+        ..GameChange::of(&game.state.row)
+    };
+    let first = event(&seen);
+    let stream = stream::once(async move { Ok(first) }).chain(following(web, changes, seen, slot));
     let sse = Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(25)));
     Ok(cached(sse.into_response(), "no-store"))
 }
 
-/// The event telling a page that its game has `ply` plies now.
-fn event(ply: i64, over: bool) -> Event {
+/// The event telling a page that its game has changed to `change`.
+fn event(change: &GameChange) -> Event {
     Event::default()
-        .event(if over { "end" } else { "move" })
-        .data(ply.to_string())
+        .event(if change.over { "end" } else { "move" })
+        .data(change.ply.to_string())
 }
 
-/// The events of game `number` after the first, until it ends or the server stops.
+/// What a game's event stream holds between events.
+struct Following {
+    web: Web,
+    changes: broadcast::Receiver<GameChange>,
+    shutdown: watch::Receiver<bool>,
+    ticker: Interval,
+    /// The game as the page was last told it.
+    seen: GameChange,
+    /// The stream's place among those open, given back when it ends.
+    _slot: Slot,
+}
+
+impl Following {
+    /// The game as stored now (`None` when the database does not answer: the next look
+    /// tries again).
+    async fn stored(&self) -> Option<GameChange> {
+        self.web
+            .service
+            .game_now(self.seen.game)
+            .await
+            .ok()
+            .flatten()
+    }
+}
+
+/// The events of the game after `seen`, until it ends or the server stops.
 fn following(
-    changes: tokio::sync::broadcast::Receiver<crate::service::GameChange>,
-    shutdown: tokio::sync::watch::Receiver<bool>,
-    number: i64,
-    over: bool,
+    web: Web,
+    changes: broadcast::Receiver<GameChange>,
+    seen: GameChange,
+    slot: Slot,
 ) -> impl Stream<Item = Result<Event, NoError>> {
-    stream::unfold(
-        (changes, shutdown, over),
-        move |(mut changes, mut shutdown, over)| async move {
-            if over || *shutdown.borrow() {
-                return None;
-            }
-            loop {
-                tokio::select! {
-                    change = changes.recv() => match change {
-                        Ok(change) if change.game == number => {
-                            let event = event(change.ply, change.over);
-                            return Some((Ok(event), (changes, shutdown, change.over)));
-                        }
-                        Ok(_) => {}
-                        // Fallen behind: the page asks for the game as it is now.
-                        Err(RecvError::Lagged(_)) => {
-                            let event = Event::default().event("move").data("?");
-                            return Some((Ok(event), (changes, shutdown, false)));
-                        }
-                        Err(RecvError::Closed) => return None,
-                    },
-                    stopped = shutdown.changed() => {
-                        if stopped.is_err() || *shutdown.borrow() {
-                            return None;
-                        }
+    let mut ticker = time::interval_at(time::Instant::now() + web.watch, web.watch);
+    ticker.set_missed_tick_behavior(MissedTickBehavior::Delay);
+    let shutdown = web.shutdown.clone();
+    let state = Following {
+        web,
+        changes,
+        shutdown,
+        ticker,
+        seen,
+        _slot: slot,
+    };
+    stream::unfold(state, |mut state| async move {
+        if state.seen.over || *state.shutdown.borrow() {
+            return None;
+        }
+        loop {
+            let latest = tokio::select! {
+                change = state.changes.recv() => match change {
+                    Ok(change) if change.game == state.seen.game => Some(change),
+                    Ok(_) => None,
+                    // Fallen behind: the stored game says where it is.
+                    Err(RecvError::Lagged(_)) => state.stored().await,
+                    Err(RecvError::Closed) => return None,
+                },
+                _ = state.ticker.tick() => state.stored().await,
+                stopped = state.shutdown.changed() => {
+                    if stopped.is_err() || *state.shutdown.borrow() {
+                        return None;
                     }
+                    None
                 }
+            };
+            if let Some(change) = latest
+                && change.is_after(&state.seen)
+            {
+                state.seen = change;
+                return Some((Ok(event(&state.seen)), state));
             }
-        },
-    )
+        }
+    })
 }

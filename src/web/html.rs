@@ -50,6 +50,20 @@ a { color: var(--accent); }
 .downloads { margin-top: 1rem; }
 .downloads a { margin-right: 1rem; }
 .live { color: var(--accent); }
+.mark { font-weight: bold; padding-right: .2rem; cursor: help; }
+.mark.inaccuracy { color: #b08d00; } .mark.mistake { color: #d9700f; }
+.mark.blunder { color: #c62828; }
+.analysis, .tables section { margin-top: 1.5rem; }
+.analysis .graph { display: block; width: 100%; max-width: 45rem; height: auto;
+  border-radius: 6px; }
+table { border-collapse: collapse; margin: .75rem 0; background: var(--panel); }
+th, td { border: 1px solid var(--line); padding: .3rem .55rem; text-align: center; }
+th[scope=row], td.name { text-align: left; }
+.scroll { overflow-x: auto; max-width: 100%; }
+.words { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+.withdrawn { color: var(--muted); }
+.note { color: var(--muted); font-size: .9rem; }
+.rounds ol { padding-left: 1.5rem; } .rounds li { margin: .15rem 0; }
 footer { margin-top: 2rem; color: var(--muted); font-size: .9rem; }
 "#;
 
@@ -142,7 +156,7 @@ pub static CONTENT_SECURITY_POLICY: LazyLock<String> = LazyLock::new(|| {
 
 /// A whole page: `head` (already escaped) goes in the head after the title, `body` (already
 /// escaped) in the body, and the script only on pages that ask for it.
-fn layout(title: &str, head: &str, body: &str, script: bool) -> String {
+pub(super) fn layout(title: &str, head: &str, body: &str, script: bool) -> String {
     format!(
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
@@ -396,6 +410,7 @@ pub fn game_page(game: &PageGame, view: View, public: &str, path: &str) -> Strin
             row = Some(number);
         }
         body.push_str(&link(index + 1, &played.display));
+        body.push_str(&super::analysis::mark(game, index + 1));
     }
     if row.is_some() {
         body.push_str("</li>\n");
@@ -404,10 +419,11 @@ pub fn game_page(game: &PageGame, view: View, public: &str, path: &str) -> Strin
     let _ = write!(
         body,
         "<p class=\"downloads\"><a href=\"{path}/record.pgn\" download>Record (PGN)</a>\
-         <a href=\"{path}/replay.gif{}\">Replay (GIF)</a></p>\n</div>\n</div>\n\
+         <a href=\"{path}/replay.gif{}\">Replay (GIF)</a></p>\n</div>\n</div>\n{}\
          <footer>Keys: ← and → step through the moves, Home and End go to the start and the \
          latest. This page is read-only; play in the chat.</footer>\n</main>",
-        view.side_query()
+        view.side_query(),
+        super::analysis::section(game, path, link),
     );
     layout(&format!("{title} · Pigeon"), &head, &body, true)
 }

@@ -5,15 +5,19 @@
 //! The site talks to the service only (which draws the pictures with `render`). Every
 //! response passes [`guard`]: a per-client rate limit (the service's limiter over its clock,
 //! keyed by the peer's address) and the security headers. Routes come in modules, one per kind
-//! of page, merged in [`router`]: `game` serves `/g/...`; a tournament's pages will be a
-//! module of their own beside it (`/t/...`), built on the same [`html`] layout.
+//! of page, merged in [`router`]: `game` serves `/g/...` (with `analysis` drawing a game's
+//! analysis on its page), `tournament` serves `/t/...`, both on the same [`html`] layout.
 
+mod analysis;
 mod game;
 pub mod html;
+mod streams;
+mod tournament;
 
 use std::convert::Infallible;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Router;
 use axum::extract::{ConnectInfo, Request, State};
@@ -25,6 +29,8 @@ use tokio::sync::watch;
 use tracing::info;
 
 use crate::service::{RateLimit, RateLimiter, Service, ServiceError, Verdict};
+use streams::Streams;
+pub use streams::{MOST_STREAMS, STREAMS_PER_CLIENT};
 
 /// How many requests a client may make at once, and how fast the allowance comes back: a page
 /// with its board is two, stepping through a long game a few a second.
@@ -33,26 +39,64 @@ pub const RATE_LIMIT: RateLimit = RateLimit {
     interval: 1,
 };
 
+/// How often a running game's event stream looks at the stored game, for the moves made by
+/// other processes sharing the database (its own process's moves come at once).
+pub const WATCH_INTERVAL: Duration = Duration::from_secs(3);
+
+/// How long a client refused an event stream waits before asking again, in seconds.
+const STREAM_RETRY_SECONDS: u32 = 30;
+
+/// How the site serves: each client's rate limit, how often event streams look at the
+/// stored game, and how many streams a client and the site may hold open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Settings {
+    pub limit: RateLimit,
+    pub watch: Duration,
+    pub streams_per_client: usize,
+    pub most_streams: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            limit: RATE_LIMIT,
+            watch: WATCH_INTERVAL,
+            streams_per_client: STREAMS_PER_CLIENT,
+            most_streams: MOST_STREAMS,
+        }
+    }
+}
+
 /// What the handlers share.
 #[derive(Debug, Clone)]
 struct Web {
     service: Service,
     limiter: Arc<RateLimiter>,
+    /// How often event streams look at the stored game.
+    watch: Duration,
+    /// The event streams open now.
+    streams: Arc<Streams>,
     /// Turns true when the server stops: the event streams end then.
     shutdown: watch::Receiver<bool>,
 }
 
-/// The site's routes over `service`, limiting each client to `limit`; the event streams end
-/// when `shutdown` turns true.
-pub fn router(service: Service, limit: RateLimit, shutdown: watch::Receiver<bool>) -> Router {
+/// The site's routes over `service`, served as `settings` say; the event streams end when
+/// `shutdown` turns true.
+pub fn router(service: Service, settings: Settings, shutdown: watch::Receiver<bool>) -> Router {
     let web = Web {
         service,
-        limiter: Arc::new(RateLimiter::new(limit)),
+        limiter: Arc::new(RateLimiter::new(settings.limit)),
+        watch: settings.watch,
+        streams: Arc::new(Streams::new(
+            settings.streams_per_client,
+            settings.most_streams,
+        )),
         shutdown,
     };
     Router::new()
         .route("/", axum::routing::get(home))
         .merge(game::routes())
+        .merge(tournament::routes())
         .fallback(not_found)
         .layer(middleware::from_fn_with_state(web.clone(), guard))
         .with_state(web)
@@ -65,13 +109,13 @@ pub fn router(service: Service, limit: RateLimit, shutdown: watch::Receiver<bool
 pub async fn run(
     service: Service,
     listener: TcpListener,
-    limit: RateLimit,
+    settings: Settings,
     shutdown: watch::Receiver<bool>,
 ) -> std::io::Result<()> {
     if let Ok(address) = listener.local_addr() {
         info!(%address, public = service.public_url().unwrap_or(""), "serving the game pages");
     }
-    let app = router(service, limit, shutdown.clone());
+    let app = router(service, settings, shutdown.clone());
     let mut stop = shutdown;
     axum::serve(
         listener,
@@ -163,8 +207,8 @@ async fn not_found() -> Response {
     page(
         StatusCode::NOT_FOUND,
         "No such page",
-        "There is nothing at this address. Game pages are linked from the bot's messages \
-         about each game: follow a link from your chat, or ask the bot for `games`.",
+        "There is nothing at this address. Game and tournament pages are linked from the \
+         bot's messages about them: follow a link from your chat, or ask the bot for `games`.",
     )
 }
 
@@ -190,6 +234,8 @@ enum WebError {
     NotFound,
     /// The service failed (its message has the reference to quote).
     Service(ServiceError),
+    /// The client, or the site, holds as many event streams as it may.
+    TooManyStreams,
 }
 
 impl From<ServiceError> for WebError {
@@ -204,14 +250,26 @@ impl IntoResponse for WebError {
             WebError::NotFound => page(
                 StatusCode::NOT_FOUND,
                 "No such page",
-                "There is no game, move or picture at this address. Check the link, or follow \
-                 one from your chat.",
+                "There is no game, tournament, move or picture at this address. Check the \
+                 link, or follow one from your chat.",
             ),
             WebError::Service(error) => page(
                 StatusCode::INTERNAL_SERVER_ERROR,
                 "Something went wrong",
                 &error.to_string(),
             ),
+            WebError::TooManyStreams => {
+                let mut response = page(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "Too many live pages",
+                    "Too many live game pages are open. Close some tabs; this page keeps \
+                     working and shows new moves when you reload it.",
+                );
+                response
+                    .headers_mut()
+                    .insert(header::RETRY_AFTER, HeaderValue::from(STREAM_RETRY_SECONDS));
+                response
+            }
         }
     }
 }

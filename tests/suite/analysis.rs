@@ -27,7 +27,7 @@ fn user(name: &str) -> User {
 }
 
 /// A short Chad game: White's fifth move puts a rook where Black's rook takes it.
-const HANGING_ROOK: [&str; 6] = ["Rc5-c9", "Rj8-j6", "Rc9-f9", "Rj6-f6", "Rf9-g9", "Rh9xg9"];
+pub const HANGING_ROOK: [&str; 6] = ["Rc5-c9", "Rj8-j6", "Rc9-f9", "Rj6-f6", "Rf9-g9", "Rh9xg9"];
 
 /// A Chad game of alice (White) against bob with `moves` played, still running.
 async fn chad_game(service: &Service, moves: &[&str]) -> i64 {
@@ -59,7 +59,7 @@ async fn chad_game(service: &Service, moves: &[&str]) -> i64 {
 }
 
 /// The hanging-rook game, resigned by alice.
-async fn blundered_game(service: &Service) -> i64 {
+pub async fn blundered_game(service: &Service) -> i64 {
     let id = chad_game(service, &HANGING_ROOK).await;
     service
         .resign(&place(), &user("alice"), Some(id))

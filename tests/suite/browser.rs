@@ -9,8 +9,10 @@ use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
 
+use crate::analysis::blundered_game;
 use crate::common::{Backend, TestDb};
 use crate::web::{MOVES, Site, game_with, place, user};
+use crate::web_pages::{page_of, player, started};
 
 /// A headless Chromium session through the WebDriver `PIGEON_TEST_WEBDRIVER` names.
 async fn browser() -> Client {
@@ -300,6 +302,122 @@ async fn a_running_games_page_shows_each_move_as_it_is_played() {
     assert_eq!(status, "Result: 1-0, White (alice) wins by resignation.");
     screenshot(&client, "running-game-ended").await;
 
+    client.close().await.expect("the browser closes");
+    site.stop().await;
+}
+
+/// Screenshots of the page at a phone's width too, then back to the desktop's.
+async fn screenshots(client: &Client, name: &str) {
+    screenshot(client, name).await;
+    client
+        .set_window_size(390, 1600)
+        .await
+        .expect("a phone's width");
+    screenshot(client, &format!("{name}-phone")).await;
+    let fits = eval(
+        client,
+        "return document.documentElement.scrollWidth <= window.innerWidth;",
+    )
+    .await;
+    assert_eq!(
+        fits,
+        json!(true),
+        "{name}: nothing wider than a phone's screen"
+    );
+    client
+        .set_window_size(1280, 1100)
+        .await
+        .expect("a desktop's width");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_page_leads_to_its_games_in_a_browser() {
+    let db = TestDb::new(Backend::Sqlite).await;
+    let site = Site::start(&db, pigeon::web::RATE_LIMIT).await;
+    let info = started(&site.service, pigeon::service::Format::Swiss).await;
+    let (url, page) = page_of(&site.service, &info).await;
+    let first = page.games[0].clone();
+    site.service
+        .resign(&place(), &player(&page, first.black), Some(first.number))
+        .await
+        .expect("resigned");
+    let client = browser().await;
+    client.goto(&url).await.expect("the page opens");
+    assert_eq!(
+        client.title().await.expect("a title"),
+        "Autumn <Cup> · Chak tournament · Pigeon"
+    );
+    let rows = eval(
+        &client,
+        "return document.querySelectorAll('table.standings tbody tr').length;",
+    )
+    .await;
+    assert_eq!(rows, json!(4));
+    screenshots(&client, "tournament").await;
+    let path = first.path.clone().expect("a game page");
+    client
+        .find(Locator::Css(&format!(".rounds a[href=\"{path}\"]")))
+        .await
+        .expect("the game's link")
+        .click()
+        .await
+        .expect("followed");
+    client
+        .wait()
+        .at_most(Duration::from_secs(15))
+        .for_element(Locator::Css("main#game"))
+        .await
+        .expect("the game's page");
+    assert_eq!(
+        eval(&client, "return window.location.pathname;").await,
+        json!(path)
+    );
+    board_loaded(&client).await;
+    let status = client
+        .find(Locator::Css(".status"))
+        .await
+        .expect("a status")
+        .text()
+        .await
+        .expect("reads");
+    assert!(status.starts_with("Result: 1-0"), "{status}");
+    screenshot(&client, "tournament-game").await;
+    client.close().await.expect("the browser closes");
+    site.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_analysed_game_shows_its_graph_and_marks_in_a_browser() {
+    let db = TestDb::new(Backend::Sqlite).await;
+    let site = Site::start(&db, pigeon::web::RATE_LIMIT).await;
+    let id = blundered_game(&site.service).await;
+    site.service.analyse_next().await.expect("analysed");
+    let page = site.page_of(id).await;
+    let client = browser().await;
+    client.goto(&page).await.expect("the page opens");
+    board_loaded(&client).await;
+    let graph = eval(
+        &client,
+        "const g = document.querySelector('img.graph'); return g.complete && g.naturalWidth;",
+    )
+    .await;
+    assert_eq!(graph, json!(pigeon::render::GRAPH_WIDTH));
+    let mark = client
+        .find(Locator::Css(".moves .mark.blunder"))
+        .await
+        .expect("a blunder mark");
+    assert_eq!(mark.text().await.expect("reads"), "??");
+    // The judged move in the analysis steps the board to it.
+    client
+        .find(Locator::Css(".judged a[data-ply=\"5\"]"))
+        .await
+        .expect("the judged move")
+        .click()
+        .await
+        .expect("clicked");
+    assert_eq!(shown(&client).await.2, "5");
+    board_loaded(&client).await;
+    screenshots(&client, "analysed-game").await;
     client.close().await.expect("the browser closes");
     site.stop().await;
 }

@@ -250,7 +250,7 @@ backends! {
 }
 
 /// Runs `pigeon console` on `db` with `args` and `input`; gives its standard output.
-fn console(db: &Path, args: &[&str], input: &str) -> String {
+pub(crate) fn console(db: &Path, args: &[&str], input: &str) -> String {
     let boards = db.with_extension("boards");
     let (db, boards) = (db.to_str().expect("UTF-8"), boards.to_str().expect("UTF-8"));
     let mut all = vec!["console", "--db", db, "--out", boards];

@@ -37,6 +37,7 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 mod catching_up;
+mod tournaments;
 
 /// How long anything may take to arrive before a test gives up (generous: a loaded machine).
 const PATIENCE: Duration = Duration::from_secs(90);
@@ -407,8 +408,17 @@ async fn board_image(
         })
     })
     .await;
+    let decoded = downloaded_png(person, &seen).await;
+    assert!(
+        decoded.width() > 100 && decoded.height() > 100,
+        "a real board"
+    );
+}
+
+/// Downloads the picture `seen` shows, checks its `info` against it and decodes it as a PNG.
+async fn downloaded_png(person: &Person, seen: &Seen) -> image::DynamicImage {
     let MessageType::Image(image) = &seen.content.msgtype else {
-        unreachable!("found as an image");
+        panic!("an image: {seen:?}");
     };
     let info = image.info.as_ref().expect("the image has info");
     assert_eq!(info.mimetype.as_deref(), Some("image/png"));
@@ -432,10 +442,7 @@ async fn board_image(
         info.height.map(u64::from),
         Some(u64::from(decoded.height()))
     );
-    assert!(
-        decoded.width() > 100 && decoded.height() > 100,
-        "a real board"
-    );
+    decoded
 }
 
 /// A whole Chak game in `room`: challenge with a pill, accept, the board picture, bare and

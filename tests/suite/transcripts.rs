@@ -2,7 +2,8 @@
 //! moves only when told. A transcript is a text file in `tests/data/transcripts/`:
 //!
 //! - `name: text` or `#channel name: text`: a console line; its replies become the output,
-//!   a picture as `  picture: NAME WxH`;
+//!   a picture as `  picture: NAME WxH`; `~name: text` is written by someone who does not
+//!   manage the community (in the console everyone does);
 //! - `? text`: the output contains `text`; `! text`: it does not;
 //! - `@advance 2d 3h 5m`: moves the clock; `@tick`: runs the clocks (notices become the output);
 //! - `@restart`: closes the database and opens it again, as a process restart would;
@@ -15,8 +16,8 @@ use pigeon::store::Store;
 
 use crate::common::{TestDb, backends, read_data};
 use pigeon::adapters::console;
-use pigeon::chat;
-use pigeon::service::{DAY, HOUR, ManualClock, Service};
+use pigeon::chat::{self, Reply};
+use pigeon::service::{DAY, HOUR, ManualClock, Service, User};
 
 /// 2026-01-01 09:00 UTC: transcripts see fixed dates.
 pub const START: i64 = 1_767_258_000;
@@ -92,27 +93,36 @@ pub async fn run(name: &str, db: &TestDb) {
             output.clear();
             for pending in service.tick().await.expect("the clocks run") {
                 let (place, reply) = chat::notice_reply(&service, &pending.notice).await;
-                output.push_str(&console::format_reply(&reply, None, Some(&place.channel)));
+                write(&mut output, &reply, None, Some(&place.channel));
                 service.delivered(pending.id).await;
             }
         } else if line == "@restart" {
             service.store().close().await;
             service = open(db, &clock).await;
         } else {
+            let (guest, line) = match line.strip_prefix('~') {
+                Some(rest) => (true, rest),
+                None => (false, line),
+            };
             let parsed = console::parse_line(line).unwrap_or_else(|| panic!("bad line {}", at()));
-            let incoming = console::incoming(&parsed);
+            let mut incoming = console::incoming(&parsed);
+            incoming.manager = !guest;
             output.clear();
             for reply in chat::handle(&service, &incoming).await {
-                output.push_str(&console::format_reply(&reply, Some(&incoming.user), None));
-                if let Some(picture) = &reply.picture {
-                    let (width, height) = picture.size;
-                    let line = format!("  picture: {} {width}x{height}\n", picture.name);
-                    output.push_str(&line);
-                }
+                write(&mut output, &reply, Some(&incoming.user), None);
             }
         }
     }
     service.store().close().await;
+}
+
+/// Writes a reply as the console shows it, its picture as `  picture: NAME WxH`.
+fn write(output: &mut String, reply: &Reply, asker: Option<&User>, channel: Option<&str>) {
+    output.push_str(&console::format_reply(reply, asker, channel));
+    if let Some(picture) = &reply.picture {
+        let (width, height) = picture.size;
+        output.push_str(&format!("  picture: {} {width}x{height}\n", picture.name));
+    }
 }
 
 backends! {
@@ -219,5 +229,25 @@ backends! {
     #[tokio::test]
     async fn reminders_at_the_times_each_player_chose(db: TestDb) {
         run("reminders", &db).await;
+    }
+
+    #[tokio::test]
+    async fn tournament_round_robin_of_four_played_to_the_end(db: TestDb) {
+        run("tournament_round_robin", &db).await;
+    }
+
+    #[tokio::test]
+    async fn tournament_swiss_of_five_with_a_bye_a_withdrawal_and_a_restart(db: TestDb) {
+        run("tournament_swiss", &db).await;
+    }
+
+    #[tokio::test]
+    async fn tournament_permissions_and_friendly_refusals(db: TestDb) {
+        run("tournament_refusals", &db).await;
+    }
+
+    #[tokio::test]
+    async fn tournament_withdrawals_annul_or_forfeit_as_fide_says(db: TestDb) {
+        run("tournament_withdrawals", &db).await;
     }
 }

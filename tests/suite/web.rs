@@ -7,6 +7,7 @@ use pigeon::adapters::console;
 use pigeon::chat::{self, Incoming};
 use pigeon::rules::Variant;
 use pigeon::service::{ColorChoice, ManualClock, Place, RateLimit, Service, User};
+use pigeon::web::Settings;
 use tokio::sync::watch;
 
 use crate::common::{TestDb, backends};
@@ -25,6 +26,18 @@ pub struct Site {
 impl Site {
     /// Serves the pages of a fresh service on `db`, each client limited to `limit`.
     pub async fn start(db: &TestDb, limit: RateLimit) -> Site {
+        Site::start_with(
+            db,
+            Settings {
+                limit,
+                ..Settings::default()
+            },
+        )
+        .await
+    }
+
+    /// Serves the pages of a fresh service on `db` as `settings` say.
+    pub async fn start_with(db: &TestDb, settings: Settings) -> Site {
         let clock = ManualClock::new(START);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
@@ -33,7 +46,12 @@ impl Site {
         let base = format!("http://{address}");
         let service = open(db, &clock).await.with_public_url(&base);
         let (stop, stopped) = watch::channel(false);
-        let server = tokio::spawn(pigeon::web::run(service.clone(), listener, limit, stopped));
+        let server = tokio::spawn(pigeon::web::run(
+            service.clone(),
+            listener,
+            settings,
+            stopped,
+        ));
         Site {
             service,
             clock,
@@ -104,7 +122,7 @@ pub async fn game_with(service: &Service, white: &User, black: &User, moves: &[&
 /// Four opening moves of Chak.
 pub const MOVES: [&str; 4] = ["e3e4", "e7e6", "c3c4", "c7c6"];
 
-fn header<'a>(response: &'a reqwest::Response, name: &str) -> &'a str {
+pub fn header<'a>(response: &'a reqwest::Response, name: &str) -> &'a str {
     response
         .headers()
         .get(name)
@@ -114,7 +132,7 @@ fn header<'a>(response: &'a reqwest::Response, name: &str) -> &'a str {
 }
 
 /// Checks the headers every response has.
-fn assert_safe(response: &reqwest::Response) {
+pub fn assert_safe(response: &reqwest::Response) {
     assert_eq!(header(response, "x-content-type-options"), "nosniff");
     let policy = header(response, "content-security-policy");
     assert!(policy.starts_with("default-src 'none'"), "{policy}");
@@ -123,7 +141,7 @@ fn assert_safe(response: &reqwest::Response) {
     assert!(response.headers().contains_key("cache-control"));
 }
 
-async fn get(url: &str) -> reqwest::Response {
+pub async fn get(url: &str) -> reqwest::Response {
     let response = reqwest::get(url)
         .await
         .unwrap_or_else(|e| panic!("GET {url}: {e}"));
@@ -132,7 +150,7 @@ async fn get(url: &str) -> reqwest::Response {
 }
 
 /// The 404 page: friendly, HTML, saying what to do next.
-async fn assert_not_found(url: &str) {
+pub async fn assert_not_found(url: &str) {
     let response = get(url).await;
     assert_eq!(response.status(), 404, "{url}");
     assert_eq!(
@@ -298,6 +316,32 @@ backends! {
         assert_eq!(next().await, "event: move\ndata: 2\n\n");
         site.service.resign(&place(), &bob, Some(id)).await.expect("resigned");
         assert_eq!(next().await, "event: end\ndata: 2\n\n");
+        site.stop().await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_client_and_the_site_hold_only_so_many_event_streams(db: TestDb) {
+        let settings = Settings { streams_per_client: 2, most_streams: 3, ..Settings::default() };
+        let site = Site::start_with(&db, settings).await;
+        let id = game_with(&site.service, &user("alice"), &user("bob"), &[]).await;
+        let events = format!("{}/events", site.page_of(id).await);
+        let client = reqwest::Client::new();
+        let from = |ip: &'static str| client.get(&events).header("x-forwarded-for", ip).send();
+        let first = from("203.0.113.7").await.expect("answers");
+        let second = from("203.0.113.7").await.expect("answers");
+        assert_eq!(first.status(), 200);
+        assert_eq!(second.status(), 200);
+        let refused = from("203.0.113.7").await.expect("answers");
+        assert_eq!(refused.status(), 429);
+        assert_eq!(header(&refused, "retry-after"), "30");
+        assert!(refused.text().await.expect("a body").contains("Close some tabs"));
+        // Another client has its own allowance, until the site holds as many as it may.
+        let third = from("198.51.100.1").await.expect("answers");
+        assert_eq!(third.status(), 200);
+        assert_eq!(from("198.51.100.2").await.expect("answers").status(), 429);
+        // The page itself is never refused for it.
+        assert_eq!(client.get(site.page_of(id).await).header("x-forwarded-for", "203.0.113.7").send().await.expect("answers").status(), 200);
+        drop((first, second, third));
         site.stop().await;
     }
 

@@ -263,6 +263,7 @@ pub(super) fn options(command: &str) -> Vec<CreateCommandOption> {
             .min_int_value(0)
             .max_int_value(crate::service::MOST_LEAVE_DAYS.unsigned_abs()),
         ],
+        "tournament" => tournament_options(),
         "help" => vec![CreateCommandOption::new(
             CommandOptionType::String,
             "command",
@@ -272,11 +273,107 @@ pub(super) fn options(command: &str) -> Vec<CreateCommandOption> {
     }
 }
 
+/// `/tournament`'s subcommands: create (with the tournament's terms), the ones about one
+/// tournament (an optional number), list, and creators.
+fn tournament_options() -> Vec<CreateCommandOption> {
+    let number = || {
+        CreateCommandOption::new(
+            CommandOptionType::Integer,
+            "tournament",
+            "the tournament number",
+        )
+        .min_int_value(1)
+    };
+    let sub = |name: &str, description: &str| {
+        CreateCommandOption::new(CommandOptionType::SubCommand, name, description)
+    };
+    let mut options = vec![
+        sub("create", "create a tournament here")
+            .add_sub_option(
+                CreateCommandOption::new(CommandOptionType::String, "name", "its name")
+                    .required(true)
+                    .max_length(40),
+            )
+            .add_sub_option(variant_option("variant"))
+            .add_sub_option(string_option(
+                "format",
+                "round robin (default), double round robin or Swiss",
+                &["roundrobin", "double", "swiss"],
+            ))
+            .add_sub_option(
+                CreateCommandOption::new(CommandOptionType::Integer, "rounds", "Swiss: rounds")
+                    .min_int_value(1)
+                    .max_int_value(crate::service::tournaments::MOST_ROUNDS.unsigned_abs()),
+            )
+            .add_sub_option(
+                CreateCommandOption::new(CommandOptionType::Integer, "days", "days per move")
+                    .min_int_value(1)
+                    .max_int_value(14),
+            )
+            .add_sub_option(string_option(
+                "rating",
+                "whether results count for ratings (default: rated)",
+                &["rated", "casual"],
+            ))
+            .add_sub_option(
+                CreateCommandOption::new(CommandOptionType::Integer, "max", "most players")
+                    .min_int_value(3)
+                    .max_int_value(crate::service::tournaments::MOST_PLAYERS.unsigned_abs()),
+            )
+            .add_sub_option(CreateCommandOption::new(
+                CommandOptionType::String,
+                "start",
+                "when it starts by itself: in 2d, or 2026-01-10 18:00 (UTC); default: by you",
+            ))
+            .add_sub_option(
+                CreateCommandOption::new(
+                    CommandOptionType::Integer,
+                    "round_days",
+                    "Swiss: days a round may last before its games are adjudicated",
+                )
+                .min_int_value(1)
+                .max_int_value(60),
+            ),
+    ];
+    for (name, description) in [
+        ("join", "join a tournament before it starts"),
+        ("leave", "leave a tournament before it starts"),
+        ("start", "start your tournament now"),
+        ("withdraw", "withdraw: your unfinished games are forfeited"),
+        ("standings", "the standings"),
+        ("info", "players, terms and state"),
+    ] {
+        options.push(sub(name, description).add_sub_option(number()));
+    }
+    options.push(sub("list", "this server's tournaments"));
+    options.push(
+        sub(
+            "creators",
+            "who may create tournaments here (managers only)",
+        )
+        .add_sub_option(
+            string_option("who", "anyone, or managers only", &["anyone", "managers"])
+                .required(true),
+        ),
+    );
+    options
+}
+
 /// The command text a slash command stands for, and the users it names.
 pub(super) fn command_text(name: &str, options: &[CommandDataOption]) -> (String, Vec<UserId>) {
     let mut words = vec![name.to_owned()];
     let mut users = Vec::new();
+    let mut flattened = Vec::new();
     for option in options {
+        // A subcommand is its name and then its own options.
+        if let CommandDataOptionValue::SubCommand(inner) = &option.value {
+            words.push(option.name.clone());
+            flattened.extend(inner.iter().cloned());
+        } else {
+            flattened.push(option.clone());
+        }
+    }
+    for option in &flattened {
         let word = match (&option.value, option.name.as_str()) {
             (CommandDataOptionValue::User(id), _) => {
                 users.push(*id);
@@ -286,6 +383,15 @@ pub(super) fn command_text(name: &str, options: &[CommandDataOption]) -> (String
             (CommandDataOptionValue::Integer(n), "days") => format!("{n} days"),
             (CommandDataOptionValue::Integer(n), "level") => format!("level {n}"),
             (CommandDataOptionValue::Integer(n), "allowance") => format!("allowance {n}"),
+            (CommandDataOptionValue::Integer(n), "rounds") => format!("{n} rounds"),
+            (CommandDataOptionValue::Integer(n), "max") => format!("max {n}"),
+            (CommandDataOptionValue::Integer(n), "round_days") => format!("round {n} days"),
+            (CommandDataOptionValue::String(text), "name") if name == "tournament" => {
+                format!("\"{}\"", text.replace('"', "'"))
+            }
+            (CommandDataOptionValue::String(text), "start") if name == "tournament" => {
+                format!("start {text}")
+            }
             (CommandDataOptionValue::Integer(n), _) => n.to_string(),
             (CommandDataOptionValue::String(text), "pings" | "view" | "reminders" | "digest") => {
                 format!("{} {text}", option.name)
@@ -381,6 +487,30 @@ mod tests {
             ],
         );
         assert_eq!(text, "move #7 e3e4");
+        let sub = |name: &str, options: Value| -> CommandDataOption {
+            serenity::json::from_value(json!({ "name": name, "type": 1, "options": options }))
+                .expect("a valid subcommand")
+        };
+        let create = sub(
+            "create",
+            json!([
+                {"name": "name", "type": 3, "value": "Autumn Chak"},
+                {"name": "format", "type": 3, "value": "swiss"},
+                {"name": "rounds", "type": 4, "value": 5},
+                {"name": "start", "type": 3, "value": "in 2d"},
+            ]),
+        );
+        let (text, _) = command_text("tournament", &[create]);
+        assert_eq!(
+            text,
+            "tournament create \"Autumn Chak\" swiss 5 rounds start in 2d"
+        );
+        let join = sub(
+            "join",
+            json!([{"name": "tournament", "type": 4, "value": 3}]),
+        );
+        let (text, _) = command_text("tournament", &[join]);
+        assert_eq!(text, "tournament join 3");
         let (text, _) = command_text("settings", &[option("pings", 3, json!("off"))]);
         assert_eq!(text, "settings pings off");
         let (text, _) = command_text(

@@ -316,11 +316,18 @@ impl Handler {
                 Some(&asked.token),
             )
             .await;
-            if let (Some(game), Some(sent)) = (reply.started, sent) {
+            if let (Some(game), Some(sent)) = (reply.started, &sent) {
                 let from = source.unwrap_or(sent.id);
                 if let Some(problem) = self.open_thread(http, &asked.spot, game, from).await {
                     asked.followup(http, notice(problem)).await;
                 }
+            }
+            if let (Some(tournament), Some(sent)) = (reply.tournament, &sent)
+                && let Some(problem) = self
+                    .open_tournament_thread(http, &asked.spot, tournament, sent.id)
+                    .await
+            {
+                asked.followup(http, notice(problem)).await;
             }
         }
     }

@@ -385,7 +385,11 @@ fn players(service: &Service, notice: &Notice) -> Vec<serenity::all::UserId> {
         Notice::BotMoved { done, .. } => vec![&done.state.white, &done.state.black],
         Notice::Analysed { analysed, .. } => vec![&analysed.state.white, &analysed.state.black],
         Notice::ChallengeExpired { challenge, .. } => vec![&challenge.challenger],
-        Notice::Digest { .. } => Vec::new(),
+        Notice::Digest { .. }
+        | Notice::TournamentRound { .. }
+        | Notice::TournamentStandings { .. }
+        | Notice::TournamentOver { .. }
+        | Notice::TournamentPostponed { .. } => Vec::new(),
     };
     let bot = service.bot(PLATFORM);
     rows.into_iter()

@@ -1,4 +1,4 @@
-//! A thread per game.
+//! A thread per game, and one per tournament.
 
 use serenity::all::{
     AutoArchiveDuration, Channel, ChannelId, ChannelType, CreateThread, EditThread, Http, MessageId,
@@ -79,6 +79,70 @@ impl Handler {
                 &error,
                 "Send Messages in Threads",
                 "write in the game's thread",
+                "this channel",
+            ),
+        }
+    }
+}
+
+impl Handler {
+    /// Opens a thread for a tournament from `from` (the message announcing it) and gives it
+    /// to the tournament: its pairings, results and standings are posted there, and its
+    /// games are played there. `Some(text)` tells what went wrong.
+    pub(super) async fn open_tournament_thread(
+        &self,
+        http: &Http,
+        spot: &Spot,
+        tournament: i64,
+        from: MessageId,
+    ) -> Option<String> {
+        spot.guild?;
+        match self.service.threads_on(&spot.place).await {
+            Ok(true) => {}
+            Ok(false) => return None,
+            Err(error) => return Some(error.to_string()),
+        }
+        if !spot.reachable || is_thread(http, spot.channel).await {
+            return None;
+        }
+        let name = match self.service.tournament(&spot.place, Some(tournament)).await {
+            Ok(info) => format!("{} · {} · #{}", info.name, info.variant, info.id),
+            Err(_) => format!("Tournament #{tournament}"),
+        };
+        let builder = CreateThread::new(short(&name, 100))
+            .auto_archive_duration(AutoArchiveDuration::OneWeek);
+        let thread = match spot
+            .channel
+            .create_thread_from_message(http, from, builder)
+            .await
+        {
+            Ok(thread) => thread,
+            Err(error) => {
+                warn!(error = %redacted(&error), tournament, "opening a thread failed");
+                return permission_problem(
+                    &error,
+                    "Create Public Threads",
+                    "open a thread for this tournament",
+                    "this channel",
+                )
+                .map(|problem| problem + " Its news goes to this channel.");
+            }
+        };
+        let place = Spot::new(thread.id, spot.guild).place;
+        if let Err(error) = self.service.set_tournament_thread(tournament, &place).await {
+            return Some(error.to_string());
+        }
+        let welcome = chat::tournament_thread_welcome(tournament);
+        match thread
+            .id
+            .send_message(http, message_of(outgoing(&welcome)))
+            .await
+        {
+            Ok(_) => None,
+            Err(error) => permission_problem(
+                &error,
+                "Send Messages in Threads",
+                "write in the tournament's thread",
                 "this channel",
             ),
         }

@@ -91,6 +91,13 @@ impl Handler {
             {
                 let _ = send(&ctx.http, message.channel_id, notice(problem)).await;
             }
+            if let Some(tournament) = reply.tournament
+                && let Some(problem) = self
+                    .open_tournament_thread(&ctx.http, &spot, tournament, sent.id)
+                    .await
+            {
+                let _ = send(&ctx.http, message.channel_id, notice(problem)).await;
+            }
         }
     }
 

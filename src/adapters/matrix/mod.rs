@@ -15,7 +15,8 @@
 //!   written in a direct chat (by `m.direct`, not by the number of members). Other messages
 //!   are only looked at as bare moves.
 //! - A game accepted in a room gets a thread rooted at its start message (unless the room
-//!   turned threads off); its channel is then `!room:server/$root`.
+//!   turned threads off); its channel is then `!room:server/$root`. A tournament gets one
+//!   rooted at the message announcing its creation, where its news is posted.
 //! - A room upgraded to a new version is followed: the bot joins the new room and the games,
 //!   challenges, ratings and settings move there. A room the bot is alone in, it leaves.
 //! - The store is encrypted on disk with `MATRIX_STORE_PASSPHRASE`; the account is
@@ -51,8 +52,9 @@ use tracing::{info, warn};
 
 use super::redacted;
 use login::{connect, logged_out, session_path};
-use send::{Target, place_of, send, send_picture, send_privately, send_text, where_is};
+use send::{Target, place_of, send, send_privately, where_is};
 pub use text::{Read, html_to_text, read_message, render};
+use threads::{open_tournament_thread, start};
 
 mod backlog;
 mod encryption;
@@ -60,10 +62,11 @@ mod login;
 mod rooms;
 mod send;
 mod text;
+mod threads;
 use crate::chat::{self, Incoming, Reply};
 use crate::config::Secret;
 use crate::service::lease::{LEASE_TERM, Lease};
-use crate::service::{DAY, Notice, Place, Service, ServiceError, User};
+use crate::service::{DAY, Notice, Service, ServiceError, User};
 
 /// The platform name of Matrix.
 pub const PLATFORM: &str = "matrix";
@@ -668,54 +671,19 @@ async fn answer(event: OriginalSyncRoomMessageEvent, room: Room, bot: Bot) {
             send_privately(&room, &event.sender, &reply, &target).await;
             continue;
         }
-        match reply.started {
-            Some(game) if target.thread.is_none() => {
+        match (reply.started, reply.tournament) {
+            (Some(game), _) if target.thread.is_none() => {
                 start(&bot.service, &room, &incoming.place, game, &reply, &target).await;
+            }
+            (None, Some(tournament)) if target.thread.is_none() => {
+                let place = &incoming.place;
+                open_tournament_thread(&bot.service, &room, place, tournament, &reply, &target)
+                    .await;
             }
             _ => {
                 send(&room, &reply, &target).await;
             }
         }
-    }
-}
-
-/// Announces a game's start and, when the room has threads on, opens the game's thread on
-/// that message: the picture and everything after go there.
-async fn start(
-    service: &Service,
-    room: &Room,
-    place: &Place,
-    game: i64,
-    reply: &Reply,
-    target: &Target,
-) {
-    let Some(root) = send_text(room, reply, target).await else {
-        return;
-    };
-    let threaded = match service.threads_on(place).await {
-        Ok(true) => {
-            let thread = place_of(room, Some(&root));
-            match service.move_game_to(game, &thread).await {
-                Ok(()) => true,
-                Err(error) => {
-                    warn!(game, %error, "moving a game to its thread failed");
-                    false
-                }
-            }
-        }
-        Ok(false) => false,
-        Err(error) => {
-            warn!(game, %error, "reading the room's thread setting failed");
-            false
-        }
-    };
-    if let Some(picture) = &reply.picture {
-        let target = if threaded {
-            Target::thread(root)
-        } else {
-            target.clone()
-        };
-        send_picture(room, picture, &target).await;
     }
 }
 

@@ -171,9 +171,9 @@ pub(super) async fn players_in(
 }
 
 /// Moves everything of a community to another (a Matrix room replaced by its upgrade): its
-/// games and challenges (a thread's channel becomes the new room itself: threads do not move
-/// across rooms), its ratings and their history, and its settings. The active games moved, by
-/// number.
+/// games, challenges and tournaments (a thread's channel becomes the new room itself:
+/// threads do not move across rooms), its ratings and their history, and its settings. The
+/// active games moved, by number.
 pub(super) async fn move_community(
     db: &PostgresDatabase,
     platform: &str,
@@ -202,6 +202,16 @@ pub(super) async fn move_community(
     .await?;
     sqlx::query(
         "UPDATE challenges SET channel = $3, community = $3 \
+         WHERE platform = $1 AND community = $2",
+    )
+    .bind(platform)
+    .bind(from)
+    .bind(to)
+    .execute(&mut *tx)
+    .await?;
+    // A tournament's thread stays behind in the old room: its news goes to the new room.
+    sqlx::query(
+        "UPDATE tournaments SET channel = $3, community = $3, thread = NULL \
          WHERE platform = $1 AND community = $2",
     )
     .bind(platform)

@@ -29,6 +29,7 @@ mod options;
 mod players;
 mod ratings;
 mod timing;
+mod tournaments;
 mod upkeep;
 
 /// Whether a database error means the database cannot write now: a lost or refused connection
@@ -96,3 +97,4 @@ impl PostgresDatabase {
 }
 
 super::answered::answered_by!(PostgresDatabase);
+super::tournaments::tournaments_answered_by!(PostgresDatabase);

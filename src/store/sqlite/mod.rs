@@ -28,6 +28,7 @@ mod options;
 mod players;
 mod ratings;
 mod timing;
+mod tournaments;
 mod upkeep;
 
 /// Whether a database error means the database cannot write now, rather than a fault in a
@@ -177,3 +178,4 @@ impl SqliteDatabase {
 }
 
 super::answered::answered_by!(SqliteDatabase);
+super::tournaments::tournaments_answered_by!(SqliteDatabase);

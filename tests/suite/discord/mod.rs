@@ -5,6 +5,7 @@
 mod fake;
 mod options;
 mod processes;
+mod tournaments;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
