@@ -2,11 +2,10 @@
 //! replay and, while the game runs, its events.
 
 use std::collections::HashMap;
+use std::net::SocketAddr;
 use std::time::Duration;
 
 use axum::Router;
-use std::net::SocketAddr;
-
 use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
