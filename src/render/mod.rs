@@ -16,6 +16,7 @@ mod art;
 mod base;
 mod board;
 mod graph;
+mod lzw;
 mod palette;
 mod replay;
 mod table;

@@ -6,6 +6,7 @@ use std::num::NonZeroUsize;
 use std::ops::Range;
 use std::thread;
 
+use super::lzw::Lzw;
 use super::palette::with_quantiser;
 use super::theme::Theme;
 use super::{Caption, RenderError, RenderOptions, draw_view};
@@ -149,12 +150,12 @@ pub fn replay_gif(theme: Theme, frames: &[Frame]) -> Result<Vec<u8>, RenderError
         .set_repeat(gif::Repeat::Infinite)
         .map_err(encode_error)?;
     encoder
-        .write_frame(&gif::Frame {
+        .write_lzw_pre_encoded_frame(&gif::Frame {
             delay: delay(0, frames.len()),
             dispose: gif::DisposalMethod::Keep,
             width: w16,
             height: h16,
-            buffer: Cow::Owned(first.indexed()?),
+            buffer: Cow::Owned(Lzw::new().encode(&first.indexed()?)),
             ..gif::Frame::default()
         })
         .map_err(encode_error)?;
@@ -213,6 +214,7 @@ fn encode_run(
     let mut shown = before.pixmap;
     // A copy of the palette's lookup table, so that runs side by side do not wait for it.
     let mut quantiser = with_quantiser(theme, |q| q.clone());
+    let mut lzw = Lzw::new();
     let mut encoded = Vec::with_capacity(range.len());
     for n in range {
         let frame = &frames[n];
@@ -253,7 +255,7 @@ fn encode_run(
                 Some(t) => buffer.extend(pixels.map(|i| if changed(i) { indices[i] } else { t })),
             }
         }
-        let mut frame = gif::Frame {
+        encoded.push(gif::Frame {
             delay: delay(n, frames.len()),
             dispose: gif::DisposalMethod::Keep,
             transparent,
@@ -261,11 +263,9 @@ fn encode_run(
             top: top as u16,
             width: w as u16,
             height: h as u16,
-            buffer: Cow::Owned(buffer),
+            buffer: Cow::Owned(lzw.encode(&buffer)),
             ..gif::Frame::default()
-        };
-        frame.make_lzw_pre_encoded();
-        encoded.push(frame);
+        });
         shown = picture.pixmap;
     }
     Ok(encoded)
