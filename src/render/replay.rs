@@ -239,7 +239,7 @@ fn encode_run(
                 (start..start + w as usize, changed)
             })
             .collect();
-        let changed = |i: usize| before[4 * i..4 * i + 4] != after[4 * i..4 * i + 4];
+        let changed = |i: usize| pixel(before, i) != pixel(after, i);
         let mut used = [false; 256];
         for (pixels, _) in rows.iter().filter(|(_, changed)| *changed) {
             for i in pixels.clone().filter(|&i| changed(i)) {
@@ -271,6 +271,13 @@ fn encode_run(
     Ok(encoded)
 }
 
+/// Pixel `i` of an RGBA picture, as one number (compared in one instruction, not as a slice).
+fn pixel(rgba: &[u8], i: usize) -> u32 {
+    let mut bytes = [0; 4];
+    bytes.copy_from_slice(&rgba[4 * i..4 * i + 4]);
+    u32::from_ne_bytes(bytes)
+}
+
 /// What changed between two pictures of the same size.
 struct Changes {
     /// The smallest rectangle (left, top, width, height) holding every pixel that changed; one
@@ -297,7 +304,7 @@ fn changes(before: &[u8], after: &[u8], width: u32) -> Changes {
             }
             continue;
         }
-        let differs = |x: &usize| a[4 * x..4 * x + 4] != b[4 * x..4 * x + 4];
+        let differs = |&x: &usize| pixel(a, x) != pixel(b, x);
         let columns = 0..width as usize;
         let x0 = columns.clone().find(differs).unwrap_or(0) as u32;
         let x1 = columns.rev().find(differs).unwrap_or(0) as u32;
