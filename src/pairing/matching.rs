@@ -129,13 +129,26 @@ const INNER: u8 = 2;
 /// A temporary mark while scanning for a common base.
 const MARKED: u8 = 5;
 
+/// One end of an edge as seen from the other: what the search loop reads, side by side.
+#[derive(Debug, Clone, Copy)]
+struct Neighbour<W> {
+    /// The endpoint (`2k` or `2k + 1` for edge `k`).
+    end: u32,
+    /// Its vertex.
+    vertex: u32,
+    /// Four times the edge's weight.
+    quadrupled: W,
+}
+
 /// The state of one run of the blossom algorithm. Vertices are `0..n`, blossoms `n..2n`;
 /// an edge `k` has endpoints `2k` and `2k + 1`.
 struct Solver<W> {
     n: usize,
     edges: Vec<(usize, usize, W)>,
     endpoint: Vec<usize>,
-    neighbend: Vec<Vec<usize>>,
+    /// The neighbours of vertex `v`: `neighbours[first[v]..first[v + 1]]`, by edge.
+    first: Vec<usize>,
+    neighbours: Vec<Neighbour<W>>,
     mate: Vec<usize>,
     label: Vec<u8>,
     labelend: Vec<usize>,
@@ -169,12 +182,37 @@ impl<W: Weight> Solver<W> {
             edge.2 = doubled.plus(doubled);
         }
         let mut endpoint = Vec::with_capacity(2 * edges.len());
-        let mut neighbend = vec![Vec::new(); n];
-        for (k, &(i, j, _)) in edges.iter().enumerate() {
+        let mut first = vec![0; n + 1];
+        for &(i, j, _) in &edges {
+            first[i + 1] += 1;
+            first[j + 1] += 1;
+        }
+        for v in 0..n {
+            first[v + 1] += first[v];
+        }
+        let mut filled = first.clone();
+        let empty = Neighbour {
+            end: 0,
+            vertex: 0,
+            quadrupled: W::ZERO,
+        };
+        let mut neighbours = vec![empty; 2 * edges.len()];
+        for (k, &(i, j, quadrupled)) in edges.iter().enumerate() {
             endpoint.push(i);
             endpoint.push(j);
-            neighbend[i].push(2 * k + 1);
-            neighbend[j].push(2 * k);
+            let index = u32::try_from(2 * k).expect("fewer than 2^31 edges");
+            neighbours[filled[i]] = Neighbour {
+                end: index + 1,
+                vertex: j as u32,
+                quadrupled,
+            };
+            filled[i] += 1;
+            neighbours[filled[j]] = Neighbour {
+                end: index,
+                vertex: i as u32,
+                quadrupled,
+            };
+            filled[j] += 1;
         }
         let mut dualvar = vec![maxweight; n];
         dualvar.resize(2 * n, W::ZERO);
@@ -183,7 +221,8 @@ impl<W: Weight> Solver<W> {
             n,
             edges,
             endpoint,
-            neighbend,
+            first,
+            neighbours,
             mate: vec![NONE; n],
             label: vec![FREE; 2 * n],
             labelend: vec![NONE; 2 * n],
@@ -341,7 +380,12 @@ impl<W: Weight> Solver<W> {
                 None => self
                     .blossom_leaves(bv)
                     .into_iter()
-                    .map(|v| self.neighbend[v].iter().map(|p| p / 2).collect())
+                    .map(|v| {
+                        self.neighbours[self.first[v]..self.first[v + 1]]
+                            .iter()
+                            .map(|neighbour| neighbour.end as usize / 2)
+                            .collect()
+                    })
                     .collect(),
             };
             for list in lists {
@@ -541,16 +585,19 @@ impl<W: Weight> Solver<W> {
             loop {
                 while !augmented {
                     let Some(v) = self.queue.pop() else { break };
-                    for index in 0..self.neighbend[v].len() {
-                        let p = self.neighbend[v][index];
+                    // No dual changes while the queue is scanned.
+                    let dual = self.dualvar[v];
+                    for index in self.first[v]..self.first[v + 1] {
+                        let neighbour = self.neighbours[index];
+                        let p = neighbour.end as usize;
                         let k = p / 2;
-                        let w = self.endpoint[p];
+                        let w = neighbour.vertex as usize;
                         if self.inblossom[v] == self.inblossom[w] {
                             continue;
                         }
                         let mut kslack = W::ZERO;
                         if !self.allowedge[k] {
-                            kslack = self.slack(k);
+                            kslack = dual.plus(self.dualvar[w]).minus(neighbour.quadrupled);
                             if kslack.is_nil() {
                                 self.allowedge[k] = true;
                             }
