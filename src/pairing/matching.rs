@@ -106,8 +106,7 @@ impl<W: Weight> Graph<W> {
             for (b, &v) in active.iter().enumerate().skip(a + 1) {
                 let weight = self.get(u, v);
                 if !weight.is_nil() {
-                    // Doubled, so that the duals stay integers.
-                    edges.push((a, b, weight.plus(weight)));
+                    edges.push((a, b, weight));
                 }
             }
         }
@@ -130,13 +129,26 @@ const INNER: u8 = 2;
 /// A temporary mark while scanning for a common base.
 const MARKED: u8 = 5;
 
+/// One end of an edge as seen from the other: what the search loop reads, side by side.
+#[derive(Debug, Clone, Copy)]
+struct Neighbour<W> {
+    /// The endpoint (`2k` or `2k + 1` for edge `k`).
+    end: u32,
+    /// Its vertex.
+    vertex: u32,
+    /// Four times the edge's weight.
+    quadrupled: W,
+}
+
 /// The state of one run of the blossom algorithm. Vertices are `0..n`, blossoms `n..2n`;
 /// an edge `k` has endpoints `2k` and `2k + 1`.
 struct Solver<W> {
     n: usize,
     edges: Vec<(usize, usize, W)>,
     endpoint: Vec<usize>,
-    neighbend: Vec<Vec<usize>>,
+    /// The neighbours of vertex `v`: `neighbours[first[v]..first[v + 1]]`, by edge.
+    first: Vec<usize>,
+    neighbours: Vec<Neighbour<W>>,
     mate: Vec<usize>,
     label: Vec<u8>,
     labelend: Vec<usize>,
@@ -146,6 +158,11 @@ struct Solver<W> {
     blossombase: Vec<usize>,
     blossomendps: Vec<Vec<usize>>,
     bestedge: Vec<usize>,
+    /// The slack of `bestedge` as of dual update `bestepoch` (recomputed once it is older).
+    bestslack: Vec<W>,
+    bestepoch: Vec<u64>,
+    /// The number of dual updates so far.
+    epoch: u64,
     blossombestedges: Vec<Option<Vec<usize>>>,
     unusedblossoms: Vec<usize>,
     dualvar: Vec<W>,
@@ -154,15 +171,48 @@ struct Solver<W> {
 }
 
 impl<W: Weight> Solver<W> {
-    fn new(n: usize, edges: Vec<(usize, usize, W)>) -> Self {
+    /// The solver for `n` vertices and the edges `(i, j, weight)`.
+    fn new(n: usize, mut edges: Vec<(usize, usize, W)>) -> Self {
+        // The duals start at twice the largest weight (weights are doubled so that the duals
+        // stay integers); an edge keeps four times its weight, what its slack subtracts.
         let maxweight = edges.iter().map(|edge| edge.2).max().unwrap_or(W::ZERO);
+        let maxweight = maxweight.plus(maxweight);
+        for edge in &mut edges {
+            let doubled = edge.2.plus(edge.2);
+            edge.2 = doubled.plus(doubled);
+        }
         let mut endpoint = Vec::with_capacity(2 * edges.len());
-        let mut neighbend = vec![Vec::new(); n];
-        for (k, &(i, j, _)) in edges.iter().enumerate() {
+        let mut first = vec![0; n + 1];
+        for &(i, j, _) in &edges {
+            first[i + 1] += 1;
+            first[j + 1] += 1;
+        }
+        for v in 0..n {
+            first[v + 1] += first[v];
+        }
+        let mut filled = first.clone();
+        let empty = Neighbour {
+            end: 0,
+            vertex: 0,
+            quadrupled: W::ZERO,
+        };
+        let mut neighbours = vec![empty; 2 * edges.len()];
+        for (k, &(i, j, quadrupled)) in edges.iter().enumerate() {
             endpoint.push(i);
             endpoint.push(j);
-            neighbend[i].push(2 * k + 1);
-            neighbend[j].push(2 * k);
+            let index = u32::try_from(2 * k).expect("fewer than 2^31 edges");
+            neighbours[filled[i]] = Neighbour {
+                end: index + 1,
+                vertex: j as u32,
+                quadrupled,
+            };
+            filled[i] += 1;
+            neighbours[filled[j]] = Neighbour {
+                end: index,
+                vertex: i as u32,
+                quadrupled,
+            };
+            filled[j] += 1;
         }
         let mut dualvar = vec![maxweight; n];
         dualvar.resize(2 * n, W::ZERO);
@@ -171,7 +221,8 @@ impl<W: Weight> Solver<W> {
             n,
             edges,
             endpoint,
-            neighbend,
+            first,
+            neighbours,
             mate: vec![NONE; n],
             label: vec![FREE; 2 * n],
             labelend: vec![NONE; 2 * n],
@@ -181,6 +232,9 @@ impl<W: Weight> Solver<W> {
             blossombase: (0..n).chain(std::iter::repeat_n(NONE, n)).collect(),
             blossomendps: vec![Vec::new(); 2 * n],
             bestedge: vec![NONE; 2 * n],
+            bestslack: vec![W::ZERO; 2 * n],
+            bestepoch: vec![0; 2 * n],
+            epoch: 0,
             blossombestedges: vec![None; 2 * n],
             unusedblossoms: (n..2 * n).collect(),
             dualvar,
@@ -191,10 +245,24 @@ impl<W: Weight> Solver<W> {
 
     /// The slack of edge `k` (its endpoints in different top-level blossoms).
     fn slack(&self, k: usize) -> W {
-        let (i, j, weight) = self.edges[k];
-        self.dualvar[i]
-            .plus(self.dualvar[j])
-            .minus(weight.plus(weight))
+        let (i, j, quadrupled) = self.edges[k];
+        self.dualvar[i].plus(self.dualvar[j]).minus(quadrupled)
+    }
+
+    /// Makes `k`, whose slack is `slack`, the best edge of `b`.
+    fn set_bestedge(&mut self, b: usize, k: usize, slack: W) {
+        self.bestedge[b] = k;
+        self.bestslack[b] = slack;
+        self.bestepoch[b] = self.epoch;
+    }
+
+    /// The slack of the best edge of `b` (which has one).
+    fn best_slack(&mut self, b: usize) -> W {
+        if self.bestepoch[b] != self.epoch {
+            self.bestslack[b] = self.slack(self.bestedge[b]);
+            self.bestepoch[b] = self.epoch;
+        }
+        self.bestslack[b]
     }
 
     fn leaves(&self, b: usize, out: &mut Vec<usize>) {
@@ -305,13 +373,19 @@ impl<W: Weight> Solver<W> {
             self.inblossom[v] = b;
         }
         let mut bestedgeto = vec![NONE; 2 * self.n];
+        let mut bestslackto = vec![W::ZERO; 2 * self.n];
         for &bv in &path {
             let lists: Vec<Vec<usize>> = match self.blossombestedges[bv].take() {
                 Some(list) => vec![list],
                 None => self
                     .blossom_leaves(bv)
                     .into_iter()
-                    .map(|v| self.neighbend[v].iter().map(|p| p / 2).collect())
+                    .map(|v| {
+                        self.neighbours[self.first[v]..self.first[v + 1]]
+                            .iter()
+                            .map(|neighbour| neighbour.end as usize / 2)
+                            .collect()
+                    })
                     .collect(),
             };
             for list in lists {
@@ -321,22 +395,26 @@ impl<W: Weight> Solver<W> {
                         std::mem::swap(&mut i, &mut j);
                     }
                     let bj = self.inblossom[j];
-                    if bj != b
-                        && self.label[bj] == OUTER
-                        && (bestedgeto[bj] == NONE || self.slack(k) < self.slack(bestedgeto[bj]))
-                    {
-                        bestedgeto[bj] = k;
+                    if bj != b && self.label[bj] == OUTER {
+                        let kslack = self.slack(k);
+                        if bestedgeto[bj] == NONE || kslack < bestslackto[bj] {
+                            bestedgeto[bj] = k;
+                            bestslackto[bj] = kslack;
+                        }
                     }
                     let _ = i;
                 }
             }
             self.bestedge[bv] = NONE;
         }
-        let best: Vec<usize> = bestedgeto.into_iter().filter(|&k| k != NONE).collect();
+        let mut best = Vec::new();
         self.bestedge[b] = NONE;
-        for &k in &best {
-            if self.bestedge[b] == NONE || self.slack(k) < self.slack(self.bestedge[b]) {
-                self.bestedge[b] = k;
+        for (k, kslack) in bestedgeto.into_iter().zip(bestslackto) {
+            if k != NONE {
+                best.push(k);
+                if self.bestedge[b] == NONE || kslack < self.bestslack[b] {
+                    self.set_bestedge(b, k, kslack);
+                }
             }
         }
         self.blossombestedges[b] = Some(best);
@@ -507,16 +585,19 @@ impl<W: Weight> Solver<W> {
             loop {
                 while !augmented {
                     let Some(v) = self.queue.pop() else { break };
-                    for index in 0..self.neighbend[v].len() {
-                        let p = self.neighbend[v][index];
+                    // No dual changes while the queue is scanned.
+                    let dual = self.dualvar[v];
+                    for index in self.first[v]..self.first[v + 1] {
+                        let neighbour = self.neighbours[index];
+                        let p = neighbour.end as usize;
                         let k = p / 2;
-                        let w = self.endpoint[p];
+                        let w = neighbour.vertex as usize;
                         if self.inblossom[v] == self.inblossom[w] {
                             continue;
                         }
                         let mut kslack = W::ZERO;
                         if !self.allowedge[k] {
-                            kslack = self.slack(k);
+                            kslack = dual.plus(self.dualvar[w]).minus(neighbour.quadrupled);
                             if kslack.is_nil() {
                                 self.allowedge[k] = true;
                             }
@@ -538,13 +619,13 @@ impl<W: Weight> Solver<W> {
                             }
                         } else if self.label[self.inblossom[w]] == OUTER {
                             let b = self.inblossom[v];
-                            if self.bestedge[b] == NONE || kslack < self.slack(self.bestedge[b]) {
-                                self.bestedge[b] = k;
+                            if self.bestedge[b] == NONE || kslack < self.best_slack(b) {
+                                self.set_bestedge(b, k, kslack);
                             }
                         } else if self.label[w] == FREE
-                            && (self.bestedge[w] == NONE || kslack < self.slack(self.bestedge[w]))
+                            && (self.bestedge[w] == NONE || kslack < self.best_slack(w))
                         {
-                            self.bestedge[w] = k;
+                            self.set_bestedge(w, k, kslack);
                         }
                     }
                 }
@@ -558,7 +639,7 @@ impl<W: Weight> Solver<W> {
                 let mut deltablossom = NONE;
                 for v in 0..n {
                     if self.label[self.inblossom[v]] == FREE && self.bestedge[v] != NONE {
-                        let d = self.slack(self.bestedge[v]);
+                        let d = self.best_slack(v);
                         if d < delta {
                             delta = d;
                             deltatype = 2;
@@ -571,7 +652,7 @@ impl<W: Weight> Solver<W> {
                         && self.label[b] == OUTER
                         && self.bestedge[b] != NONE
                     {
-                        let d = self.slack(self.bestedge[b]).halved();
+                        let d = self.best_slack(b).halved();
                         if d < delta {
                             delta = d;
                             deltatype = 3;
@@ -590,6 +671,7 @@ impl<W: Weight> Solver<W> {
                         deltablossom = b;
                     }
                 }
+                self.epoch += 1;
                 for v in 0..n {
                     match self.label[self.inblossom[v]] {
                         OUTER => self.dualvar[v] = self.dualvar[v].minus(delta),

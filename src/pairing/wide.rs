@@ -48,19 +48,19 @@ impl<const N: usize> Wide<N> {
     /// Whether the value is zero.
     #[must_use]
     pub fn is_zero(&self) -> bool {
-        self.0.iter().all(|&word| word == 0)
+        self.0.iter().fold(0, |any, &word| any | word) == 0
     }
 
     /// The sum, wrapping.
     #[must_use]
     pub fn add(self, other: Self) -> Self {
+        // Word by word with the carry in a 128-bit sum, which compiles to add-with-carry.
         let mut words = [0; N];
-        let mut carry = false;
+        let mut carry = 0;
         for (index, word) in words.iter_mut().enumerate() {
-            let (sum, first) = self.0[index].overflowing_add(other.0[index]);
-            let (sum, second) = sum.overflowing_add(u64::from(carry));
-            *word = sum;
-            carry = first || second;
+            let sum = u128::from(self.0[index]) + u128::from(other.0[index]) + carry;
+            *word = sum as u64;
+            carry = sum >> 64;
         }
         Self(words)
     }
@@ -68,13 +68,16 @@ impl<const N: usize> Wide<N> {
     /// The difference, wrapping.
     #[must_use]
     pub fn sub(self, other: Self) -> Self {
+        // Word by word with the borrow from a 128-bit difference (its high half is all ones
+        // when the word borrowed).
         let mut words = [0; N];
-        let mut borrow = false;
+        let mut borrow = 0;
         for (index, word) in words.iter_mut().enumerate() {
-            let (difference, first) = self.0[index].overflowing_sub(other.0[index]);
-            let (difference, second) = difference.overflowing_sub(u64::from(borrow));
-            *word = difference;
-            borrow = first || second;
+            let difference = u128::from(self.0[index])
+                .wrapping_sub(u128::from(other.0[index]))
+                .wrapping_sub(borrow);
+            *word = difference as u64;
+            borrow = (difference >> 64) & 1;
         }
         Self(words)
     }
@@ -125,13 +128,15 @@ impl<const N: usize> Default for Wide<N> {
 
 impl<const N: usize> Ord for Wide<N> {
     fn cmp(&self, other: &Self) -> Ordering {
-        for index in (0..N).rev() {
-            match self.0[index].cmp(&other.0[index]) {
-                Ordering::Equal => {}
-                unequal => return unequal,
+        // From the low word up, each unequal word overriding the ones below: no branches.
+        let mut ordering = Ordering::Equal;
+        for (word, other) in self.0.iter().zip(&other.0) {
+            let here = word.cmp(other);
+            if here != Ordering::Equal {
+                ordering = here;
             }
         }
-        Ordering::Equal
+        ordering
     }
 }
 

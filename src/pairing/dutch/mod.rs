@@ -22,7 +22,8 @@ pub(crate) fn pair(tournament: &Tournament) -> Result<Vec<Pair>, PairingError> {
     let needed = context.weight_bits() + 6;
     match needed {
         0..=128 => Pairing::<2>::new(context).run(),
-        129..=256 => Pairing::<4>::new(context).run(),
+        129..=192 => Pairing::<3>::new(context).run(),
+        193..=256 => Pairing::<4>::new(context).run(),
         257..=512 => Pairing::<8>::new(context).run(),
         513..=1024 => Pairing::<16>::new(context).run(),
         1025..=2048 => Pairing::<32>::new(context).run(),
