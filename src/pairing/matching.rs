@@ -168,6 +168,14 @@ struct Solver<W> {
     dualvar: Vec<W>,
     allowedge: Vec<bool>,
     queue: Vec<usize>,
+    /// Room reused for the vertices of a blossom.
+    leafbuffer: Vec<usize>,
+    /// Room reused for the path of a blossom search.
+    pathbuffer: Vec<usize>,
+    /// While a blossom is made, its best edge to each outer blossom (all `NONE` otherwise).
+    bestedgeto: Vec<usize>,
+    /// The slacks of `bestedgeto`.
+    bestslackto: Vec<W>,
 }
 
 impl<W: Weight> Solver<W> {
@@ -240,6 +248,10 @@ impl<W: Weight> Solver<W> {
             dualvar,
             allowedge: vec![false; count],
             queue: Vec::new(),
+            leafbuffer: Vec::new(),
+            pathbuffer: Vec::new(),
+            bestedgeto: vec![NONE; 2 * n],
+            bestslackto: vec![W::ZERO; 2 * n],
         }
     }
 
@@ -275,8 +287,10 @@ impl<W: Weight> Solver<W> {
         }
     }
 
-    fn blossom_leaves(&self, b: usize) -> Vec<usize> {
-        let mut out = Vec::new();
+    /// The vertices of `b`, in the reused room (to be handed back to `leafbuffer`).
+    fn blossom_leaves(&mut self, b: usize) -> Vec<usize> {
+        let mut out = std::mem::take(&mut self.leafbuffer);
+        out.clear();
         self.leaves(b, &mut out);
         out
     }
@@ -290,8 +304,9 @@ impl<W: Weight> Solver<W> {
         self.bestedge[w] = NONE;
         self.bestedge[b] = NONE;
         if t == OUTER {
-            let leaves = self.blossom_leaves(b);
-            self.queue.extend(leaves);
+            let mut queue = std::mem::take(&mut self.queue);
+            self.leaves(b, &mut queue);
+            self.queue = queue;
         } else {
             let base = self.blossombase[b];
             let mate = self.mate[base];
@@ -302,7 +317,8 @@ impl<W: Weight> Solver<W> {
     /// Traces back from `v` and `w` to find a common base (a new blossom) or none (an
     /// augmenting path).
     fn scan_blossom(&mut self, mut v: usize, mut w: usize) -> usize {
-        let mut path = Vec::new();
+        let mut path = std::mem::take(&mut self.pathbuffer);
+        path.clear();
         let mut base = NONE;
         while v != NONE || w != NONE {
             let mut b = self.inblossom[v];
@@ -323,9 +339,10 @@ impl<W: Weight> Solver<W> {
                 std::mem::swap(&mut v, &mut w);
             }
         }
-        for b in path {
+        for &b in &path {
             self.label[b] = OUTER;
         }
+        self.pathbuffer = path;
         base
     }
 
@@ -341,8 +358,11 @@ impl<W: Weight> Solver<W> {
         self.blossombase[b] = base;
         self.blossomparent[b] = NONE;
         self.blossomparent[bb] = b;
-        let mut path = Vec::new();
-        let mut endps = Vec::new();
+        // The lists of an expanded blossom are empty but keep their room.
+        let mut path = std::mem::take(&mut self.blossomchilds[b]);
+        let mut endps = std::mem::take(&mut self.blossomendps[b]);
+        path.clear();
+        endps.clear();
         while bv != bb {
             self.blossomparent[bv] = b;
             path.push(bv);
@@ -364,64 +384,74 @@ impl<W: Weight> Solver<W> {
         self.label[b] = OUTER;
         self.labelend[b] = self.labelend[bb];
         self.dualvar[b] = W::ZERO;
-        self.blossomchilds[b] = path.clone();
+        self.blossomchilds[b] = path;
         self.blossomendps[b] = endps;
-        for v in self.blossom_leaves(b) {
+        let leaves = self.blossom_leaves(b);
+        for &v in &leaves {
             if self.label[self.inblossom[v]] == INNER {
                 self.queue.push(v);
             }
             self.inblossom[v] = b;
         }
-        let mut bestedgeto = vec![NONE; 2 * self.n];
-        let mut bestslackto = vec![W::ZERO; 2 * self.n];
-        for &bv in &path {
-            let lists: Vec<Vec<usize>> = match self.blossombestedges[bv].take() {
-                Some(list) => vec![list],
-                None => self
-                    .blossom_leaves(bv)
-                    .into_iter()
-                    .map(|v| {
-                        self.neighbours[self.first[v]..self.first[v + 1]]
-                            .iter()
-                            .map(|neighbour| neighbour.end as usize / 2)
-                            .collect()
-                    })
-                    .collect(),
-            };
-            for list in lists {
-                for k in list {
-                    let (mut i, mut j, _) = self.edges[k];
-                    if self.inblossom[j] == b {
-                        std::mem::swap(&mut i, &mut j);
-                    }
-                    let bj = self.inblossom[j];
-                    if bj != b && self.label[bj] == OUTER {
-                        let kslack = self.slack(k);
-                        if bestedgeto[bj] == NONE || kslack < bestslackto[bj] {
-                            bestedgeto[bj] = k;
-                            bestslackto[bj] = kslack;
-                        }
-                    }
-                    let _ = i;
+        self.leafbuffer = leaves;
+        let mut bestedgeto = std::mem::take(&mut self.bestedgeto);
+        let mut bestslackto = std::mem::take(&mut self.bestslackto);
+        let mut spare = None;
+        for child in 0..self.blossomchilds[b].len() {
+            let bv = self.blossomchilds[b][child];
+            if let Some(list) = self.blossombestedges[bv].take() {
+                for &k in &list {
+                    self.best_edge_to(b, k, &mut bestedgeto, &mut bestslackto);
                 }
+                spare.get_or_insert(list);
+            } else {
+                let leaves = self.blossom_leaves(bv);
+                for &v in &leaves {
+                    for index in self.first[v]..self.first[v + 1] {
+                        let k = self.neighbours[index].end as usize / 2;
+                        self.best_edge_to(b, k, &mut bestedgeto, &mut bestslackto);
+                    }
+                }
+                self.leafbuffer = leaves;
             }
             self.bestedge[bv] = NONE;
         }
-        let mut best = Vec::new();
+        let mut best: Vec<usize> = spare.unwrap_or_default();
+        best.clear();
         self.bestedge[b] = NONE;
-        for (k, kslack) in bestedgeto.into_iter().zip(bestslackto) {
-            if k != NONE {
-                best.push(k);
+        for (k, &kslack) in bestedgeto.iter_mut().zip(&bestslackto) {
+            if *k != NONE {
+                best.push(*k);
                 if self.bestedge[b] == NONE || kslack < self.bestslack[b] {
-                    self.set_bestedge(b, k, kslack);
+                    self.set_bestedge(b, *k, kslack);
                 }
+                *k = NONE;
             }
         }
+        self.bestedgeto = bestedgeto;
+        self.bestslackto = bestslackto;
         self.blossombestedges[b] = Some(best);
     }
 
+    /// Keeps edge `k` as the best edge from the new blossom `b` to the outer blossom at its
+    /// other end, when it has the least slack so far (the first of equals).
+    fn best_edge_to(&self, b: usize, k: usize, bestedgeto: &mut [usize], bestslackto: &mut [W]) {
+        let (i, j, _) = self.edges[k];
+        let j = if self.inblossom[j] == b { i } else { j };
+        let bj = self.inblossom[j];
+        if bj != b && self.label[bj] == OUTER {
+            let kslack = self.slack(k);
+            if bestedgeto[bj] == NONE || kslack < bestslackto[bj] {
+                bestedgeto[bj] = k;
+                bestslackto[bj] = kslack;
+            }
+        }
+    }
+
     fn expand_blossom(&mut self, b: usize, endstage: bool) {
-        let childs = self.blossomchilds[b].clone();
+        // Nothing reads the lists of `b` once its vertices belong to its children.
+        let mut childs = std::mem::take(&mut self.blossomchilds[b]);
+        let mut endps = std::mem::take(&mut self.blossomendps[b]);
         for &s in &childs {
             self.blossomparent[s] = NONE;
             if s < self.n {
@@ -429,15 +459,16 @@ impl<W: Weight> Solver<W> {
             } else if endstage && self.dualvar[s].is_nil() {
                 self.expand_blossom(s, endstage);
             } else {
-                for v in self.blossom_leaves(s) {
+                let leaves = self.blossom_leaves(s);
+                for &v in &leaves {
                     self.inblossom[v] = s;
                 }
+                self.leafbuffer = leaves;
             }
         }
         if !endstage && self.label[b] == INNER {
             let len = childs.len() as isize;
             let at = |j: isize| -> usize { childs[j.rem_euclid(len) as usize] };
-            let endps = self.blossomendps[b].clone();
             let endp = |j: isize| -> usize { endps[j.rem_euclid(len) as usize] };
             let entrychild = self.inblossom[self.endpoint[self.labelend[b] ^ 1]];
             let mut j = childs
@@ -477,10 +508,9 @@ impl<W: Weight> Solver<W> {
                     j += jstep;
                     continue;
                 }
-                let labelled = self
-                    .blossom_leaves(bv)
-                    .into_iter()
-                    .find(|&v| self.label[v] != FREE);
+                let leaves = self.blossom_leaves(bv);
+                let labelled = leaves.iter().copied().find(|&v| self.label[v] != FREE);
+                self.leafbuffer = leaves;
                 if let Some(v) = labelled {
                     self.label[v] = FREE;
                     let m = self.endpoint[self.mate[self.blossombase[bv]]];
@@ -492,8 +522,10 @@ impl<W: Weight> Solver<W> {
         }
         self.label[b] = FREE;
         self.labelend[b] = NONE;
-        self.blossomchilds[b].clear();
-        self.blossomendps[b].clear();
+        childs.clear();
+        endps.clear();
+        self.blossomchilds[b] = childs;
+        self.blossomendps[b] = endps;
         self.blossombase[b] = NONE;
         self.blossombestedges[b] = None;
         self.bestedge[b] = NONE;

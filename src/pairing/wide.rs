@@ -68,16 +68,15 @@ impl<const N: usize> Wide<N> {
     /// The difference, wrapping.
     #[must_use]
     pub fn sub(self, other: Self) -> Self {
-        // Word by word with the borrow from a 128-bit difference (its high half is all ones
-        // when the word borrowed).
+        // Word by word, the borrow being whether either subtraction wrapped, which compiles to
+        // subtract-with-borrow.
         let mut words = [0; N];
-        let mut borrow = 0;
+        let mut borrow = false;
         for (index, word) in words.iter_mut().enumerate() {
-            let difference = u128::from(self.0[index])
-                .wrapping_sub(u128::from(other.0[index]))
-                .wrapping_sub(borrow);
-            *word = difference as u64;
-            borrow = (difference >> 64) & 1;
+            let (difference, wrapped) = self.0[index].overflowing_sub(other.0[index]);
+            let (difference, wrapped_again) = difference.overflowing_sub(u64::from(borrow));
+            *word = difference;
+            borrow = wrapped | wrapped_again;
         }
         Self(words)
     }

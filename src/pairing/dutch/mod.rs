@@ -15,7 +15,8 @@ use super::{Pair, PairingError};
 use colors::choose_color;
 use weights::{Bye, Context};
 
-/// Pairs the next round, choosing a weight width that holds every criterion.
+/// Pairs the next round, choosing the narrowest weight width (in 64-bit words) that holds
+/// every criterion.
 pub(crate) fn pair(tournament: &Tournament) -> Result<Vec<Pair>, PairingError> {
     let context = Context::new(tournament)?;
     // Twice the largest weight, plus the doubling and dual sums of the matching.
@@ -24,7 +25,10 @@ pub(crate) fn pair(tournament: &Tournament) -> Result<Vec<Pair>, PairingError> {
         0..=128 => Pairing::<2>::new(context).run(),
         129..=192 => Pairing::<3>::new(context).run(),
         193..=256 => Pairing::<4>::new(context).run(),
-        257..=512 => Pairing::<8>::new(context).run(),
+        257..=320 => Pairing::<5>::new(context).run(),
+        321..=384 => Pairing::<6>::new(context).run(),
+        385..=448 => Pairing::<7>::new(context).run(),
+        449..=512 => Pairing::<8>::new(context).run(),
         513..=1024 => Pairing::<16>::new(context).run(),
         1025..=2048 => Pairing::<32>::new(context).run(),
         2049..=4096 => Pairing::<64>::new(context).run(),
