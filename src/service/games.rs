@@ -295,9 +295,9 @@ impl Service {
     /// exactly like one that does not exist, except to its own players, who are told where it
     /// is played.
     async fn game_here(&self, place: &Place, me: i64, id: i64) -> Result<GameState, ServiceError> {
-        let row = self
+        let (row, moves) = self
             .store
-            .game(id)
+            .game_with_moves(id)
             .await?
             .ok_or(ServiceError::NoSuchGame(id))?;
         let mine = row.white_id == me || row.black_id == me;
@@ -313,7 +313,7 @@ impl Service {
                 over: row.status != "active",
             });
         }
-        self.load(id).await
+        self.replayed(row, &moves).await
     }
 
     async fn which_game(&self, rows: &[GameRow], example: &str) -> ServiceError {

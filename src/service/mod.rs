@@ -38,7 +38,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use tokio::sync::{Semaphore, broadcast, watch};
 
 use crate::rules::{Color, EndReason, GameRules, Record, RuleSet, Variant};
-use crate::store::{ChallengeRow, GameRow, PlayerRow, Store};
+use crate::store::{ChallengeRow, GameRow, MoveRow, PlayerRow, Store};
 
 pub use crate::store::LEASE as NOTICE_LEASE;
 pub use analysis::{ANALYST_TICK, Analysed, AnalysisStatus, Analyst, PageAnalysis};
@@ -546,6 +546,19 @@ impl Service {
             .game_with_moves(id)
             .await?
             .ok_or(ServiceError::NoSuchGame(id))?;
+        self.replayed(row, &moves).await
+    }
+
+    /// A game's state from its row and its moves, read together: replayed from its start
+    /// position, the stored position checked, the players read.
+    ///
+    /// # Errors
+    /// `Internal` when the stored game does not replay or a player is missing.
+    pub(super) async fn replayed(
+        &self,
+        row: GameRow,
+        moves: &[MoveRow],
+    ) -> Result<GameState, ServiceError> {
         let variant = Variant::from_name(&row.game_key).ok_or_else(|| {
             internal(&format!(
                 "game #{} has unknown game {}",
