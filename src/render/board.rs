@@ -201,6 +201,9 @@ impl Picture {
         let mut indices = Vec::with_capacity(band + base_indices.len());
         indices.resize(band, 0);
         indices.extend_from_slice(&base_indices);
+        // Within a square drawn on, the pixels still those of the static board keep its
+        // indices; only the ones drawn over are looked up.
+        let base = base(layout)?;
         with_quantiser(theme, |q| {
             q.reindex(
                 &self.pixmap,
@@ -211,7 +214,13 @@ impl Picture {
                 let index = usize::from(at.rank) * usize::from(layout.files) + usize::from(at.file);
                 if self.dirty[index] {
                     let (x, y) = layout.origin(at);
-                    q.reindex(&self.pixmap, &mut indices, (x, y, layout.sq, layout.sq));
+                    let under = Some((base.as_ref(), layout.caption));
+                    q.reindex_over(
+                        &self.pixmap,
+                        under,
+                        &mut indices,
+                        (x, y, layout.sq, layout.sq),
+                    );
                 }
             }
         });

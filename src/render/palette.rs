@@ -147,19 +147,47 @@ impl Quantiser {
         &mut self,
         pixmap: &Pixmap,
         indices: &mut [u8],
+        rect: (u32, u32, u32, u32),
+    ) {
+        self.reindex_over(pixmap, None, indices, rect);
+    }
+
+    /// Like [`Quantiser::reindex`], for a rectangle whose `indices` already hold those of
+    /// `under` (the picture before it was drawn on, starting `under.1` rows lower on
+    /// `pixmap`): only the pixels drawn over are looked up.
+    pub(crate) fn reindex_over(
+        &mut self,
+        pixmap: &Pixmap,
+        under: Option<(&Pixmap, u32)>,
+        indices: &mut [u8],
         (x, y, width, height): (u32, u32, u32, u32),
     ) {
         let stride = pixmap.width() as usize;
         let data = pixmap.data();
+        let word = |px: &[u8]| u32::from_le_bytes([px[0], px[1], px[2], px[3]]);
         let mut last = (u32::MAX, 0u8);
         for row in y as usize..(y + height) as usize {
             let start = row * stride + x as usize;
             let end = start + width as usize;
             let pixels = data[start * 4..end * 4].chunks_exact(4);
-            for (index, px) in indices[start..end].iter_mut().zip(pixels) {
-                let word = u32::from_le_bytes([px[0], px[1], px[2], px[3]]);
-                if word != last.0 {
-                    last = (word, self.index(px[0], px[1], px[2]));
+            // The same row of the picture underneath, or this one's again when there is none.
+            let below = match under {
+                Some((under, offset)) => {
+                    let from = (row - offset as usize) * under.width() as usize + x as usize;
+                    &under.data()[from * 4..(from + width as usize) * 4]
+                }
+                None => &data[start * 4..end * 4],
+            };
+            let pairs = indices[start..end]
+                .iter_mut()
+                .zip(pixels.zip(below.chunks_exact(4)));
+            for (index, (px, old)) in pairs {
+                let new = word(px);
+                if under.is_some() && new == word(old) {
+                    continue;
+                }
+                if new != last.0 {
+                    last = (new, self.index(px[0], px[1], px[2]));
                 }
                 *index = last.1;
             }
