@@ -2,12 +2,15 @@
 //! they are laid out here (advance widths, no shaping) instead of going through an SVG
 //! document, which costs several times more.
 
-use resvg::tiny_skia::{PathBuilder, Pixmap};
+use std::sync::OnceLock;
+
+use resvg::tiny_skia::{PathBuilder, Pixmap, Transform};
 use skrifa::instance::{LocationRef, Size};
 use skrifa::outline::{DrawSettings, OutlinePen};
 use skrifa::{FontRef, MetadataProvider};
 
-use super::board::fill_shape;
+use super::art::{Cache, cached};
+use super::board::{blit, fill_shape};
 use super::theme::Rgb;
 
 /// The font for coordinates and captions, embedded so output is the same on every machine.
@@ -22,7 +25,7 @@ pub(crate) const FONT_BOLD: &[u8] = include_bytes!(concat!(
 ));
 
 /// Which face to draw with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Weight {
     Regular,
     Bold,
@@ -98,6 +101,29 @@ pub(crate) fn width(text: &str, px: f32, weight: Weight) -> f32 {
         .sum()
 }
 
+/// Glyphs kept drawn; a cache this full starts afresh. A caption glyph's sprite is a few
+/// kilobytes, so a full cache holds some tens of megabytes.
+const GLYPH_LIMIT: usize = 16384;
+
+/// Steps per pixel at which a glyph's position is kept: a glyph drawn at 1/64 of a pixel from
+/// where the whole line would put it differs from the line's own fill by a few pixels' edges,
+/// where 1/8 of a pixel visibly moves strokes.
+const PHASES: f32 = 64.0;
+
+/// A drawn glyph's identity: face, size (its `f32` bits), glyph id, the position's fraction of
+/// a pixel across and down (in steps of `1 / PHASES`), and colour.
+type GlyphKey = (Weight, u32, u32, u8, u8, Rgb);
+
+/// One glyph filled once at one fraction of a pixel, copied onto every caption that uses it.
+/// `left` and `top` place the sprite relative to the whole pixel the pen is on; a glyph
+/// without ink (a space) has no sprite.
+#[derive(Debug)]
+struct Glyph {
+    sprite: Option<Pixmap>,
+    left: i32,
+    top: i32,
+}
+
 /// Draws one line of text with its baseline at `baseline`.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn draw(
@@ -110,6 +136,7 @@ pub(crate) fn draw(
     color: Rgb,
     anchor: Anchor,
 ) {
+    static GLYPHS: Cache<GlyphKey, Glyph> = OnceLock::new();
     let Some(font) = face(weight) else {
         return;
     };
@@ -121,23 +148,66 @@ pub(crate) fn draw(
     let charmap = font.charmap();
     let metrics = font.glyph_metrics(Size::new(px), LocationRef::default());
     let outlines = font.outline_glyphs();
-    let mut pen = Pen {
-        path: PathBuilder::new(),
-        x: start,
-        baseline,
+    let split = |at: f32| {
+        let steps = (at * PHASES).round();
+        let whole = (steps / PHASES).floor();
+        (whole as i64, (steps - whole * PHASES) as u8)
     };
+    let (row, down) = split(baseline);
+    let mut pen = start;
     for c in text.chars() {
         let glyph = charmap.map(c).unwrap_or_default();
-        if let Some(outline) = outlines.get(glyph) {
-            // A glyph that fails to draw is left out; the rest of the line still reads.
-            let _ = outline.draw(
-                DrawSettings::unhinted(Size::new(px), LocationRef::default()),
-                &mut pen,
-            );
+        let (column, across) = split(pen);
+        pen += metrics.advance_width(glyph).unwrap_or(0.0);
+        let key = (weight, px.to_bits(), glyph.to_u32(), across, down, color);
+        let drawn = cached(&GLYPHS, GLYPH_LIMIT, &key, || {
+            let mut outline_pen = Pen {
+                path: PathBuilder::new(),
+                x: f32::from(across) / PHASES,
+                baseline: f32::from(down) / PHASES,
+            };
+            if let Some(outline) = outlines.get(glyph) {
+                let _ = outline.draw(
+                    DrawSettings::unhinted(Size::new(px), LocationRef::default()),
+                    &mut outline_pen,
+                );
+            }
+            Ok(glyph_sprite(outline_pen.path, color))
+        });
+        let Ok(drawn) = drawn else { continue };
+        if let Some(sprite) = &drawn.sprite {
+            let (x, y) = (column + i64::from(drawn.left), row + i64::from(drawn.top));
+            if let (Ok(x), Ok(y)) = (u32::try_from(x), u32::try_from(y)) {
+                blit(canvas, sprite, x, y);
+            }
         }
-        pen.x += metrics.advance_width(glyph).unwrap_or(0.0);
     }
-    if let Some(path) = pen.path.finish() {
-        fill_shape(canvas, &path, color);
+}
+
+/// Fills a glyph's outline into a sprite just large enough to hold it.
+fn glyph_sprite(path: PathBuilder, color: Rgb) -> Glyph {
+    let empty = Glyph {
+        sprite: None,
+        left: 0,
+        top: 0,
+    };
+    let Some(path) = path.finish() else {
+        return empty;
+    };
+    let bounds = path.bounds();
+    let (left, top) = (bounds.left().floor(), bounds.top().floor());
+    let width = (bounds.right().ceil() - left) as u32 + 1;
+    let height = (bounds.bottom().ceil() - top) as u32 + 1;
+    let Some(mut sprite) = Pixmap::new(width, height) else {
+        return empty;
+    };
+    let Some(placed) = path.transform(Transform::from_translate(-left, -top)) else {
+        return empty;
+    };
+    fill_shape(&mut sprite, &placed, color);
+    Glyph {
+        sprite: Some(sprite),
+        left: left as i32,
+        top: top as i32,
     }
 }
