@@ -1,8 +1,9 @@
 //! Drawing one board: the layout, and the per-position layers composited on the static board
 //! of [`super::base`] (tiles, highlights, pieces, caption).
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use resvg::tiny_skia::{FillRule, IntSize, Paint, Path, PathBuilder, Pixmap, Rect, Transform};
 
@@ -104,6 +105,11 @@ impl Layout {
         (x as f32 + half, y as f32 + half)
     }
 
+    /// A square's place in per-square tables (`rank * files + file`).
+    fn square_index(&self, at: Coord) -> usize {
+        usize::from(at.rank) * usize::from(self.files) + usize::from(at.file)
+    }
+
     pub(super) fn coords(&self) -> impl Iterator<Item = Coord> + use<> {
         let (files, ranks) = (self.files, self.ranks);
         (0..ranks).flat_map(move |rank| (0..files).map(move |file| Coord::new(file, rank)))
@@ -182,6 +188,14 @@ pub(crate) struct Picture {
 }
 
 impl Picture {
+    /// The squares drawn on after the static board was copied.
+    fn drawn_on(&self) -> impl Iterator<Item = Coord> + '_ {
+        let layout = self.layout;
+        layout
+            .coords()
+            .filter(move |&at| self.dirty[layout.square_index(at)])
+    }
+
     /// The picture as palette indices: the static board's indices are computed once per
     /// layout and copied, and only the caption band and the squares drawn over are looked up.
     pub(crate) fn indexed(&self) -> Result<Vec<u8>, RenderError> {
@@ -210,22 +224,97 @@ impl Picture {
                 &mut indices,
                 (0, 0, layout.width, layout.caption),
             );
-            for at in layout.coords() {
-                let index = usize::from(at.rank) * usize::from(layout.files) + usize::from(at.file);
-                if self.dirty[index] {
-                    let (x, y) = layout.origin(at);
-                    let under = Some((base.as_ref(), layout.caption));
-                    q.reindex_over(
-                        &self.pixmap,
-                        under,
-                        &mut indices,
-                        (x, y, layout.sq, layout.sq),
-                    );
-                }
+            for at in self.drawn_on() {
+                let (x, y) = layout.origin(at);
+                let under = Some((base.as_ref(), layout.caption));
+                q.reindex_over(
+                    &self.pixmap,
+                    under,
+                    &mut indices,
+                    (x, y, layout.sq, layout.sq),
+                );
             }
         });
         Ok(indices)
     }
+
+    /// Hands the canvas back for the next picture of its layout, once the squares drawn on
+    /// show the static board again. Everything a picture draws outside its caption band lies
+    /// within those squares, so copying them back costs far less than copying the whole
+    /// board for every picture.
+    pub(crate) fn recycle(self) {
+        let layout = self.layout;
+        let Some(canvas) = self.restored() else {
+            return;
+        };
+        let mut kept = canvases();
+        if kept.values().map(Vec::len).sum::<usize>() < CANVAS_LIMIT {
+            kept.entry(layout).or_default().push(canvas);
+        }
+    }
+
+    /// The canvas with the squares drawn on showing the static board again.
+    fn restored(self) -> Option<Pixmap> {
+        let Picture {
+            mut pixmap,
+            layout,
+            dirty,
+        } = self;
+        let base = base(&layout).ok()?;
+        let width = layout.width as usize;
+        let band = layout.caption as usize * width * 4;
+        let row_bytes = layout.sq as usize * 4;
+        let (from, to) = (base.data(), pixmap.data_mut());
+        for at in layout.coords().filter(|&at| dirty[layout.square_index(at)]) {
+            let (x, y) = layout.base_origin(at);
+            for row in y as usize..(y + layout.sq) as usize {
+                let source = (row * width + x as usize) * 4;
+                to[band + source..band + source + row_bytes]
+                    .copy_from_slice(&from[source..source + row_bytes]);
+            }
+        }
+        Some(pixmap)
+    }
+}
+
+/// Canvases kept between pictures, by layout. Each holds its layout's static board below a
+/// caption band, as a picture handed back by [`Picture::recycle`] left it.
+static CANVASES: OnceLock<Mutex<HashMap<Layout, Vec<Pixmap>>>> = OnceLock::new();
+
+/// How many canvases are kept in all (a few megabytes each): enough for the layouts a bot
+/// draws most, one or two at a time.
+const CANVAS_LIMIT: usize = 8;
+
+fn canvases() -> std::sync::MutexGuard<'static, HashMap<Layout, Vec<Pixmap>>> {
+    // A poisoned lock only means another thread panicked while handing a canvas back; every
+    // canvas in the map is whole.
+    CANVASES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A canvas showing the layout's static board below its caption band (whose content is left
+/// to the caption, which fills it): a kept one when there is one, else a new copy.
+fn canvas(layout: &Layout, size: u32) -> Result<Pixmap, RenderError> {
+    match canvases().get_mut(layout).and_then(Vec::pop) {
+        Some(kept) => Ok(kept),
+        None => new_canvas(layout, size),
+    }
+}
+
+/// A new canvas: the caption band, then a copy of the static board.
+fn new_canvas(layout: &Layout, size: u32) -> Result<Pixmap, RenderError> {
+    let base = base(layout)?;
+    // The base is exactly as wide as the picture: the canvas is the caption band followed by
+    // a copy of it, built without first clearing the memory.
+    let band = (layout.caption * layout.width * 4) as usize;
+    let mut data = Vec::with_capacity(band + base.data().len());
+    data.resize(band, 0);
+    data.extend_from_slice(base.data());
+    IntSize::from_wh(layout.width, layout.height)
+        .and_then(|size| Pixmap::from_vec(data, size))
+        .ok_or(RenderError::Size(size))
 }
 
 /// Draws a validated view into a new picture.
@@ -234,9 +323,19 @@ pub(crate) fn draw(
     view: &BoardView,
     options: &RenderOptions,
 ) -> Result<Picture, RenderError> {
+    draw_on(canvas(layout, options.size)?, layout, view, options)
+}
+
+/// Draws a validated view on a canvas that shows the layout's static board.
+fn draw_on(
+    mut canvas: Pixmap,
+    layout: &Layout,
+    view: &BoardView,
+    options: &RenderOptions,
+) -> Result<Picture, RenderError> {
     let mut dirty = vec![false; view.cells.len()];
     let mut touch = |at: Coord| {
-        dirty[usize::from(at.rank) * usize::from(layout.files) + usize::from(at.file)] = true;
+        dirty[layout.square_index(at)] = true;
     };
     for at in layout.coords() {
         if *view.cell(at) != Cell::Empty {
@@ -253,17 +352,6 @@ pub(crate) fn draw(
             .for_each(|at| touch(*at));
     }
     options.checked.iter().for_each(|at| touch(*at));
-
-    let base = base(layout)?;
-    // The base is exactly as wide as the picture: the canvas is the caption band followed by
-    // a copy of it, built without first clearing the memory.
-    let band = (layout.caption * layout.width * 4) as usize;
-    let mut data = Vec::with_capacity(band + base.data().len());
-    data.resize(band, 0);
-    data.extend_from_slice(base.data());
-    let mut canvas = IntSize::from_wh(layout.width, layout.height)
-        .and_then(|size| Pixmap::from_vec(data, size))
-        .ok_or(RenderError::Size(options.size))?;
 
     let palette = layout.theme.palette();
     for at in layout.coords() {
@@ -573,5 +661,69 @@ fn shorten(text: &str, max: usize) -> String {
         let mut cut: String = text.chars().take(max - 1).collect();
         cut.push('…');
         cut
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{MoveMarks, Variant, VariantPosition};
+
+    /// A canvas handed back after a picture that draws on every square (pieces, marks,
+    /// checks, a caption) then draws the next picture exactly as a new canvas would.
+    #[test]
+    fn a_kept_canvas_draws_as_a_new_one() {
+        for variant in Variant::ALL {
+            let start = VariantPosition::start(variant);
+            let theme = Theme::for_variant(variant);
+            let full = start.board_view();
+            let mut empty = full.clone();
+            empty.cells.fill(Cell::Empty);
+            let caption = Caption {
+                white: String::from("alice"),
+                black: String::from("bob"),
+                move_number: 12,
+                to_move: Some(Color::White),
+                deadline: Some(String::from("Monday 12:00 UTC")),
+                status: Some(String::from("Check!")),
+            };
+            let layout = Layout::new(theme, 400, false, true).expect("a layout");
+            let squares: Vec<Coord> = layout.coords().collect();
+            let busy = RenderOptions {
+                last: Some(MoveMarks {
+                    from: squares.clone(),
+                    to: squares.clone(),
+                    captures: squares.clone(),
+                    removed: squares.clone(),
+                }),
+                checked: squares.clone(),
+                side: None,
+                caption: Some(caption.clone()),
+                size: 400,
+            };
+            let quiet = RenderOptions {
+                caption: Some(Caption {
+                    status: None,
+                    ..caption
+                }),
+                size: 400,
+                ..RenderOptions::default()
+            };
+            let mut canvas = new_canvas(&layout, 400).expect("a canvas");
+            for _ in 0..2 {
+                canvas = draw_on(canvas, &layout, &full, &busy)
+                    .expect("draws")
+                    .restored()
+                    .expect("restores");
+            }
+            let kept = draw_on(canvas, &layout, &empty, &quiet).expect("draws");
+            let new = new_canvas(&layout, 400)
+                .and_then(|canvas| draw_on(canvas, &layout, &empty, &quiet))
+                .expect("draws");
+            assert!(
+                kept.pixmap.data() == new.pixmap.data(),
+                "{variant:?}: a kept canvas still shows an earlier picture"
+            );
+        }
     }
 }

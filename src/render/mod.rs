@@ -173,7 +173,9 @@ pub fn render_view(
     options: &RenderOptions,
 ) -> Result<Vec<u8>, RenderError> {
     let picture = draw_view(theme, view, options)?;
-    encode_png(theme, &picture.pixmap, &picture.indexed()?)
+    let png = encode_png(theme, &picture.pixmap, &picture.indexed()?);
+    picture.recycle();
+    png
 }
 
 /// Draws a view into a picture.
