@@ -398,7 +398,7 @@ fn draw_on(
 /// Composites a premultiplied sprite onto the canvas (source over), clipped to the canvas.
 /// Done by hand: sprites are blitted dozens of times per picture, and a plain loop is several
 /// times faster than a general pattern fill.
-pub(super) fn blit(canvas: &mut Pixmap, sprite: &Pixmap, x: u32, y: u32) {
+fn blit(canvas: &mut Pixmap, sprite: &Pixmap, x: u32, y: u32) {
     let canvas_width = canvas.width() as usize;
     let rows = sprite.height().min(canvas.height().saturating_sub(y)) as usize;
     let cols = sprite.width().min(canvas.width().saturating_sub(x)) as usize;

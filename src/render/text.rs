@@ -10,7 +10,7 @@ use skrifa::outline::{DrawSettings, OutlinePen};
 use skrifa::{FontRef, MetadataProvider};
 
 use super::art::{Cache, cached};
-use super::board::{blit, fill_shape};
+use super::board::fill_shape;
 use super::theme::Rgb;
 
 /// The font for coordinates and captions, embedded so output is the same on every machine.
@@ -101,8 +101,8 @@ pub(crate) fn width(text: &str, px: f32, weight: Weight) -> f32 {
         .sum()
 }
 
-/// Glyphs kept drawn; a cache this full starts afresh. A caption glyph's sprite is a few
-/// kilobytes, so a full cache holds some tens of megabytes.
+/// Glyphs kept drawn; a cache this full starts afresh. A caption glyph's coverage is a few
+/// hundred bytes, so a full cache holds a few megabytes.
 const GLYPH_LIMIT: usize = 16384;
 
 /// Steps per pixel at which a glyph's position is kept: a glyph drawn at 1/64 of a pixel from
@@ -110,16 +110,17 @@ const GLYPH_LIMIT: usize = 16384;
 /// where 1/8 of a pixel visibly moves strokes.
 const PHASES: f32 = 64.0;
 
-/// A drawn glyph's identity: face, size (its `f32` bits), glyph id, the position's fraction of
-/// a pixel across and down (in steps of `1 / PHASES`), and colour.
-type GlyphKey = (Weight, u32, u32, u8, u8, Rgb);
+/// A drawn glyph's identity: face, size (its `f32` bits), glyph id, and the position's
+/// fraction of a pixel across and down (in steps of `1 / PHASES`).
+type GlyphKey = (Weight, u32, u32, u8, u8);
 
-/// One glyph filled once at one fraction of a pixel, copied onto every caption that uses it.
-/// `left` and `top` place the sprite relative to the whole pixel the pen is on; a glyph
-/// without ink (a space) has no sprite.
+/// One glyph's coverage (0 to 255 per pixel), filled once at one fraction of a pixel and laid
+/// in the caption's colour onto every caption that uses it. `left` and `top` place it
+/// relative to the whole pixel the pen is on; a glyph without ink (a space) is 0 pixels wide.
 #[derive(Debug)]
 struct Glyph {
-    sprite: Option<Pixmap>,
+    coverage: Vec<u8>,
+    width: usize,
     left: i32,
     top: i32,
 }
@@ -159,7 +160,7 @@ pub(crate) fn draw(
         let glyph = charmap.map(c).unwrap_or_default();
         let (column, across) = split(pen);
         pen += metrics.advance_width(glyph).unwrap_or(0.0);
-        let key = (weight, px.to_bits(), glyph.to_u32(), across, down, color);
+        let key = (weight, px.to_bits(), glyph.to_u32(), across, down);
         let drawn = cached(&GLYPHS, GLYPH_LIMIT, &key, || {
             let mut outline_pen = Pen {
                 path: PathBuilder::new(),
@@ -172,22 +173,21 @@ pub(crate) fn draw(
                     &mut outline_pen,
                 );
             }
-            Ok(glyph_sprite(outline_pen.path, color))
+            Ok(coverage(outline_pen.path))
         });
         let Ok(drawn) = drawn else { continue };
-        if let Some(sprite) = &drawn.sprite {
-            let (x, y) = (column + i64::from(drawn.left), row + i64::from(drawn.top));
-            if let (Ok(x), Ok(y)) = (u32::try_from(x), u32::try_from(y)) {
-                blit(canvas, sprite, x, y);
-            }
+        let (x, y) = (column + i64::from(drawn.left), row + i64::from(drawn.top));
+        if let (Ok(x), Ok(y)) = (u32::try_from(x), u32::try_from(y)) {
+            lay(canvas, &drawn, x, y, color);
         }
     }
 }
 
-/// Fills a glyph's outline into a sprite just large enough to hold it.
-fn glyph_sprite(path: PathBuilder, color: Rgb) -> Glyph {
+/// Fills a glyph's outline into a coverage map just large enough to hold it.
+fn coverage(path: PathBuilder) -> Glyph {
     let empty = Glyph {
-        sprite: None,
+        coverage: Vec::new(),
+        width: 0,
         left: 0,
         top: 0,
     };
@@ -204,10 +204,50 @@ fn glyph_sprite(path: PathBuilder, color: Rgb) -> Glyph {
     let Some(placed) = path.transform(Transform::from_translate(-left, -top)) else {
         return empty;
     };
-    fill_shape(&mut sprite, &placed, color);
+    // Filled in white, each pixel's alpha is exactly its coverage.
+    fill_shape(&mut sprite, &placed, Rgb(255, 255, 255));
     Glyph {
-        sprite: Some(sprite),
+        coverage: sprite.data().chunks_exact(4).map(|px| px[3]).collect(),
+        width: width as usize,
         left: left as i32,
         top: top as i32,
+    }
+}
+
+/// Lays a glyph onto the canvas in `color` (source over), clipped to the canvas. The ink is
+/// scaled by the coverage as tiny-skia scales a fill (`(c * a + 255) >> 8`), so a glyph shows
+/// exactly as one filled in its colour and copied: the palette turns a difference of one in a
+/// channel into the next palette colour, which may be far away.
+fn lay(canvas: &mut Pixmap, glyph: &Glyph, x: u32, y: u32, color: Rgb) {
+    if glyph.width == 0 {
+        return;
+    }
+    let height = glyph.coverage.len() / glyph.width;
+    let canvas_width = canvas.width() as usize;
+    let rows = height.min(canvas.height().saturating_sub(y) as usize);
+    let cols = glyph.width.min(canvas.width().saturating_sub(x) as usize);
+    let ink = [color.0, color.1, color.2, 255];
+    let target = canvas.data_mut();
+    for row in 0..rows {
+        let from = row * glyph.width;
+        let to = ((y as usize + row) * canvas_width + x as usize) * 4;
+        let pairs = target[to..to + cols * 4]
+            .chunks_exact_mut(4)
+            .zip(&glyph.coverage[from..from + cols]);
+        for (dst, &alpha) in pairs {
+            match alpha {
+                0 => {}
+                255 => dst.copy_from_slice(&ink),
+                alpha => {
+                    let keep = 255 - u16::from(alpha);
+                    for (d, &s) in dst.iter_mut().zip(&ink) {
+                        // The scaled ink is at most `alpha` and what shows through at most
+                        // `keep`: the sum stays within 255.
+                        let over = (u16::from(s) * u16::from(alpha) + 255) >> 8;
+                        *d = (over + (u16::from(*d) * keep + 127) / 255) as u8;
+                    }
+                }
+            }
+        }
     }
 }
