@@ -1,19 +1,15 @@
 //! The queue of post-game analyses: queued with the end of a game or on request, claimed for
 //! a lease by the single writer, done with its notice in one transaction.
 
-use super::SqliteDatabase;
 use super::notices::insert_notice;
+use super::{SqliteDatabase, Write};
 use crate::store::{
     ANALYSED_FROM_PLY, ANALYSIS_ATTEMPTS, ANALYSIS_LEASE, AnalysisRow, NewNotice, Result,
 };
 
 /// Queues the analysis of a game that just ended in `tx`, when it is a game between people
 /// with a result in which both sides moved.
-pub(super) async fn enqueue_finished(
-    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
-    game_id: i64,
-    now: i64,
-) -> Result<()> {
+pub(super) async fn enqueue_finished(tx: &mut Write, game_id: i64, now: i64) -> Result<()> {
     sqlx::query(
         "INSERT INTO analyses (game_id, state, created_at) \
          SELECT id, 'queued', ?2 FROM games \
@@ -143,7 +139,7 @@ pub(super) async fn release_analysis(
     .bind(attempt)
     .bind(failed)
     .bind(now)
-    .execute(&db.pool)
+    .execute(&mut *db.alone().await?)
     .await?;
     Ok(())
 }
@@ -162,7 +158,7 @@ pub(super) async fn renew_analysis(
     .bind(attempt)
     .bind(now)
     .bind(ANALYSIS_LEASE)
-    .execute(&db.pool)
+    .execute(&mut *db.alone().await?)
     .await?;
     Ok(renewed.rows_affected() == 1)
 }

@@ -65,7 +65,7 @@ pub(super) async fn close_challenge(db: &SqliteDatabase, id: i64, status: &str) 
     let done = sqlx::query("UPDATE challenges SET status = ?2 WHERE id = ?1 AND status = 'open'")
         .bind(id)
         .bind(status)
-        .execute(&db.pool)
+        .execute(&mut *db.alone().await?)
         .await?;
     Ok(done.rows_affected() == 1)
 }

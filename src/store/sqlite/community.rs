@@ -64,7 +64,7 @@ where
         .bind(platform)
         .bind(community)
         .bind(value)
-        .execute(&db.pool)
+        .execute(&mut *db.alone().await?)
         .await?;
     Ok(())
 }
@@ -104,7 +104,7 @@ pub(super) async fn set_caps(
     .bind(caps.max_active_games)
     .bind(caps.max_bot_games)
     .bind(caps.max_challenges_per_opponent)
-    .execute(&db.pool)
+    .execute(&mut *db.alone().await?)
     .await?;
     Ok(())
 }

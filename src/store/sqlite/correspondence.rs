@@ -1,8 +1,8 @@
 //! Correspondence features: conditional lines, time one player gives the other, leave (whose
 //! clocks stand still while it runs), reminder times and the daily digest.
 
-use super::SqliteDatabase;
 use super::community::{set_setting, setting};
+use super::{SqliteDatabase, Write};
 use crate::store::{
     ConditionalRow, DigestRow, LeaveRow, NewNotice, Result, StoreError, exactly_one,
 };
@@ -24,7 +24,7 @@ pub(super) async fn give_time(
     .bind(expected_deadline)
     .bind(deadline)
     .bind(now)
-    .execute(&db.pool)
+    .execute(&mut *db.alone().await?)
     .await?;
     exactly_one(done.rows_affected())
 }
@@ -54,7 +54,7 @@ pub(super) async fn running_leaves(db: &SqliteDatabase) -> Result<Vec<LeaveRow>>
 }
 
 async fn insert_player_notice(
-    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    tx: &mut Write,
     notice: &NewNotice<'_>,
     player_id: i64,
 ) -> Result<()> {
@@ -238,7 +238,7 @@ pub(super) async fn set_reminder_times(
     )
     .bind(player_id)
     .bind(times)
-    .execute(&db.pool)
+    .execute(&mut *db.alone().await?)
     .await?;
     Ok(())
 }
@@ -269,7 +269,7 @@ pub(super) async fn set_digest(
     .bind(digest.map(|d| d.digest_time.as_str()))
     .bind(digest.map(|d| d.digest_zone.as_str()))
     .bind(digest.map(|d| d.digest_next))
-    .execute(&db.pool)
+    .execute(&mut *db.alone().await?)
     .await?;
     Ok(())
 }
@@ -362,7 +362,7 @@ pub(super) async fn add_conditional(
     .bind(expected_ply)
     .bind(moves)
     .bind(now)
-    .execute(&db.pool)
+    .execute(&mut *db.alone().await?)
     .await?;
     exactly_one(done.rows_affected())
 }

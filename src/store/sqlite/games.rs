@@ -1,8 +1,8 @@
 //! Games and their moves: created, read, moved and ended, each change guarded by the ply.
 
-use super::SqliteDatabase;
 use super::analysis::enqueue_finished;
 use super::notices::insert_notice;
+use super::{SqliteDatabase, Write};
 use crate::store::{
     AppendMoves, GameRow, MoveRow, NewGame, NewNotice, Result, StoreError, exactly_one,
 };
@@ -17,7 +17,7 @@ pub(super) async fn set_game_channel(
         .bind(game_id)
         .bind(channel)
         .bind(now)
-        .execute(&db.pool)
+        .execute(&mut *db.alone().await?)
         .await?;
     Ok(done.rows_affected() == 1)
 }
@@ -224,7 +224,7 @@ pub(super) async fn set_draw_offer(
     .bind(expected_ply)
     .bind(offer)
     .bind(now)
-    .execute(&db.pool)
+    .execute(&mut *db.alone().await?)
     .await?;
     exactly_one(done.rows_affected())
 }
@@ -257,10 +257,7 @@ pub(super) async fn active_bot_games(
     .await?)
 }
 
-pub(super) async fn insert_game(
-    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
-    game: &NewGame<'_>,
-) -> Result<GameRow> {
+pub(super) async fn insert_game(tx: &mut Write, game: &NewGame<'_>) -> Result<GameRow> {
     Ok(sqlx::query_as(
         "INSERT INTO games (platform, channel, game_key, start_position, white_id, black_id, \
          days_per_move, ply, position, status, deadline, rematch_of, created_at, updated_at, \

@@ -1,6 +1,6 @@
 //! The clocks' outbox: notices recorded with the change that causes them, claimed for a lease, delivered or given up.
 
-use super::SqliteDatabase;
+use super::{SqliteDatabase, Write};
 use crate::store::{ChallengeRow, LEASE, MAX_ATTEMPTS, NOTICE_BATCH, NewNotice, NoticeRow, Result};
 
 pub(super) async fn claim_reminder(
@@ -88,7 +88,7 @@ pub(super) async fn notice_delivered(db: &SqliteDatabase, id: i64, now: i64) -> 
     sqlx::query("UPDATE notices SET delivered_at = ?2 WHERE id = ?1")
         .bind(id)
         .bind(now)
-        .execute(&db.pool)
+        .execute(&mut *db.alone().await?)
         .await?;
     Ok(())
 }
@@ -108,7 +108,7 @@ pub(super) async fn notice_failed(
     .bind(now)
     .bind(give_up)
     .bind(MAX_ATTEMPTS)
-    .fetch_optional(&db.pool)
+    .fetch_optional(&mut *db.alone().await?)
     .await?;
     Ok(given_up.is_some_and(|(failed,)| failed.is_some()))
 }
@@ -117,7 +117,7 @@ pub(super) async fn mark_attention(db: &SqliteDatabase, game_id: i64, reason: &s
     sqlx::query("UPDATE games SET attention = ?2 WHERE id = ?1")
         .bind(game_id)
         .bind(reason)
-        .execute(&db.pool)
+        .execute(&mut *db.alone().await?)
         .await?;
     Ok(())
 }
@@ -133,15 +133,12 @@ pub(super) async fn games_needing_attention(db: &SqliteDatabase) -> Result<Vec<(
 pub(super) async fn prune_events(db: &SqliteDatabase, before: i64) -> Result<u64> {
     let done = sqlx::query("DELETE FROM events WHERE received_at < ?1")
         .bind(before)
-        .execute(&db.pool)
+        .execute(&mut *db.alone().await?)
         .await?;
     Ok(done.rows_affected())
 }
 
-pub(super) async fn insert_notice(
-    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
-    notice: &NewNotice<'_>,
-) -> Result<()> {
+pub(super) async fn insert_notice(tx: &mut Write, notice: &NewNotice<'_>) -> Result<()> {
     sqlx::query(
         "INSERT INTO notices (platform, kind, game_id, challenge_id, ply, left_secs, created_at) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",

@@ -44,7 +44,7 @@ pub(super) async fn clear_notes(db: &SqliteDatabase, game_id: i64, player_id: i6
     let done = sqlx::query("DELETE FROM notes WHERE game_id = ?1 AND player_id = ?2")
         .bind(game_id)
         .bind(player_id)
-        .execute(&db.pool)
+        .execute(&mut *db.alone().await?)
         .await?;
     Ok(done.rows_affected())
 }
@@ -64,7 +64,7 @@ pub(super) async fn set_takeback_offer(
     .bind(expected_revision)
     .bind(offer)
     .bind(now)
-    .execute(&db.pool)
+    .execute(&mut *db.alone().await?)
     .await?;
     exactly_one(done.rows_affected())
 }

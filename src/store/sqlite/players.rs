@@ -79,7 +79,7 @@ pub(super) async fn set_settings(
     .bind(player_id)
     .bind(settings.turn_pings)
     .bind(&settings.viewpoint)
-    .execute(&db.pool)
+    .execute(&mut *db.alone().await?)
     .await?;
     Ok(())
 }
@@ -97,7 +97,7 @@ pub(super) async fn claim_event(
     .bind(platform)
     .bind(event_id)
     .bind(now)
-    .execute(&db.pool)
+    .execute(&mut *db.alone().await?)
     .await?;
     Ok(done.rows_affected() == 1)
 }

@@ -1,7 +1,7 @@
 //! Heartbeats of each platform's clocks, deadlines moved on after an outage, and the next timed event.
 
-use super::SqliteDatabase;
 use super::notices::insert_notice;
+use super::{SqliteDatabase, Write};
 use crate::store::{NewNotice, Result, Resumed};
 
 pub(super) async fn resume_clocks(
@@ -87,11 +87,7 @@ pub(super) async fn next_due(
     Ok(next)
 }
 
-async fn record_heartbeat(
-    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
-    platform: &str,
-    now: i64,
-) -> Result<()> {
+async fn record_heartbeat(tx: &mut Write, platform: &str, now: i64) -> Result<()> {
     sqlx::query(
         "INSERT INTO heartbeats (platform, seen_at) VALUES (?1, ?2) \
          ON CONFLICT (platform) DO UPDATE SET seen_at = excluded.seen_at",
@@ -122,7 +118,7 @@ pub(super) async fn take_lease(
     .bind(holder)
     .bind(now)
     .bind(until)
-    .execute(&db.pool)
+    .execute(&mut *db.alone().await?)
     .await?;
     Ok(taken.rows_affected() == 1)
 }
@@ -132,7 +128,7 @@ pub(super) async fn release_lease(db: &SqliteDatabase, name: &str, holder: &str)
     sqlx::query("DELETE FROM leases WHERE name = ?1 AND holder = ?2")
         .bind(name)
         .bind(holder)
-        .execute(&db.pool)
+        .execute(&mut *db.alone().await?)
         .await?;
     Ok(())
 }
@@ -154,7 +150,7 @@ pub(super) async fn first_start(
     .bind(platform)
     .bind(account)
     .bind(at)
-    .fetch_one(&db.pool)
+    .fetch_one(&mut *db.alone().await?)
     .await?;
     Ok(kept)
 }

@@ -1,8 +1,8 @@
 //! Tournaments: created, joined, started and paired round by round, each start and round
 //! claimed by the single writer's `BEGIN IMMEDIATE` transaction that records it.
 
-use super::SqliteDatabase;
 use super::games::insert_game;
+use super::{SqliteDatabase, Write};
 use crate::store::{
     EntrantRow, GameRow, NOTICE_OVER, NOTICE_POSTPONED, NOTICE_ROUND, NOTICE_STANDINGS, NewRound,
     NewTournament, Result, TournamentRow,
@@ -10,7 +10,7 @@ use crate::store::{
 
 /// Records a tournament notice (the round in `ply`) in the transaction of its change.
 async fn insert_notice(
-    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    tx: &mut Write,
     tournament: &TournamentRow,
     kind: &str,
     round: i64,
@@ -159,7 +159,7 @@ pub(super) async fn leave_tournament(
     )
     .bind(tournament_id)
     .bind(player_id)
-    .execute(&db.pool)
+    .execute(&mut *db.alone().await?)
     .await?;
     Ok(done.rows_affected() == 1)
 }
@@ -319,7 +319,7 @@ pub(super) async fn withdraw(
     .bind(now)
     .bind(round)
     .bind(annulled)
-    .execute(&db.pool)
+    .execute(&mut *db.alone().await?)
     .await?;
     Ok(done.rows_affected() == 1)
 }
@@ -341,7 +341,7 @@ pub(super) async fn end_tournament_game(
     .bind(result)
     .bind(reason)
     .bind(now)
-    .execute(&db.pool)
+    .execute(&mut *db.alone().await?)
     .await?;
     Ok(done.rows_affected() == 1)
 }
@@ -408,7 +408,7 @@ pub(super) async fn set_tournament_thread(
     sqlx::query("UPDATE tournaments SET thread = ?2 WHERE id = ?1")
         .bind(tournament_id)
         .bind(thread)
-        .execute(&db.pool)
+        .execute(&mut *db.alone().await?)
         .await?;
     Ok(())
 }
@@ -454,7 +454,7 @@ pub(super) async fn set_tournament_creators(
     .bind(platform)
     .bind(community)
     .bind(who)
-    .execute(&db.pool)
+    .execute(&mut *db.alone().await?)
     .await?;
     Ok(())
 }
