@@ -181,23 +181,143 @@ pub(super) const BASE_LIMIT: usize = 32;
 /// A drawn picture, with what it takes to turn it into palette indices cheaply.
 #[derive(Debug)]
 pub(crate) struct Picture {
-    pub pixmap: Pixmap,
+    /// The canvas: the static board with the caption band and the squares drawn afresh. A
+    /// square whose palette indices were known is not drawn on it (see [`Square::Known`]).
+    canvas: Pixmap,
     layout: Layout,
-    /// Squares drawn over after the static board was copied (by index `rank * files + file`).
-    dirty: Vec<bool>,
+    /// Each square (by index `rank * files + file`).
+    squares: Vec<Square>,
+}
+
+/// How a square of a picture is made.
+#[derive(Debug)]
+enum Square {
+    /// It shows the static board.
+    Plain,
+    /// The same content on the same ground was drawn before: its palette indices are copied,
+    /// and nothing is drawn on the canvas.
+    Known(Arc<Vec<u8>>),
+    /// Drawn on the canvas; its palette indices are looked up and kept under the key.
+    Drawn(TileKey),
+}
+
+/// What one square shows beyond the static board, in the order it is drawn on the square.
+/// Nothing a picture draws outside its caption band crosses a square's edge, so a square
+/// with the same content on the same ground always comes out the same, pixel for pixel.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+struct SquareContent {
+    hole: bool,
+    /// The last move's tint and frame, once for each time the square is named as its start
+    /// or its end.
+    highlights: u8,
+    removed: u8,
+    captures: u8,
+    checks: u8,
+    pieces: Vec<PieceView>,
+}
+
+/// A square's content on a ground: the first square of the layout whose static board tile is
+/// the same as this square's, pixel for pixel.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct TileKey {
+    theme: Theme,
+    sq: u32,
+    flipped: bool,
+    ground: Coord,
+    content: SquareContent,
+}
+
+/// The palette indices of squares drawn before, by content and ground.
+static TILES: Cache<TileKey, Vec<u8>> = OnceLock::new();
+
+/// How many squares' indices are kept (a few kilobytes each at the usual sizes): a game's
+/// pieces on each ground with and without the last move's marks, for many games at once.
+const TILE_LIMIT: usize = 4096;
+
+fn known_tile(key: &TileKey) -> Option<Arc<Vec<u8>>> {
+    TILES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get(key)
+        .cloned()
+}
+
+fn keep_tiles(tiles: Vec<(TileKey, Vec<u8>)>) {
+    if tiles.is_empty() {
+        return;
+    }
+    let mut kept = TILES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    for (key, tile) in tiles {
+        if kept.len() >= TILE_LIMIT {
+            kept.clear();
+        }
+        kept.insert(key, Arc::new(tile));
+    }
+}
+
+/// For each square of the layout (by index), the first square whose static board tile is the
+/// same: the ground a square's tiles are kept under.
+fn grounds(layout: &Layout) -> Result<Arc<Vec<Coord>>, RenderError> {
+    static GROUNDS: Cache<(Theme, u32, bool), Vec<Coord>> = OnceLock::new();
+    cached(
+        &GROUNDS,
+        BASE_LIMIT,
+        &(layout.theme, layout.sq, layout.flipped),
+        || {
+            let base = base(layout)?;
+            let tile = |at: Coord| {
+                let (x, y) = layout.base_origin(at);
+                let (width, sq) = (layout.width as usize, layout.sq as usize);
+                (y as usize..y as usize + sq)
+                    .flat_map(|row| {
+                        let start = (row * width + x as usize) * 4;
+                        &base.data()[start..start + sq * 4]
+                    })
+                    .copied()
+                    .collect::<Vec<u8>>()
+            };
+            let mut firsts: Vec<(Coord, Vec<u8>)> = Vec::new();
+            Ok(layout
+                .coords()
+                .map(|at| {
+                    let pixels = tile(at);
+                    match firsts.iter().find(|(_, first)| *first == pixels) {
+                        Some((first, _)) => *first,
+                        None => {
+                            firsts.push((at, pixels));
+                            at
+                        }
+                    }
+                })
+                .collect())
+        },
+    )
 }
 
 impl Picture {
-    /// The squares drawn on after the static board was copied.
-    fn drawn_on(&self) -> impl Iterator<Item = Coord> + '_ {
-        let layout = self.layout;
-        layout
+    pub(crate) fn width(&self) -> u32 {
+        self.canvas.width()
+    }
+
+    pub(crate) fn height(&self) -> u32 {
+        self.canvas.height()
+    }
+
+    /// The squares drawn on the canvas.
+    fn drawn_on(&self) -> impl Iterator<Item = (Coord, &Square)> + '_ {
+        self.layout
             .coords()
-            .filter(move |&at| self.dirty[layout.square_index(at)])
+            .zip(&self.squares)
+            .filter(|(_, square)| matches!(square, Square::Drawn(_)))
     }
 
     /// The picture as palette indices: the static board's indices are computed once per
-    /// layout and copied, and only the caption band and the squares drawn over are looked up.
+    /// layout and copied, the indices of squares known from earlier pictures are copied, and
+    /// only the caption band and the squares drawn afresh are looked up (then kept).
     pub(crate) fn indexed(&self) -> Result<Vec<u8>, RenderError> {
         static BASE_INDICES: Cache<(Theme, u32, bool), Vec<u8>> = OnceLock::new();
         let layout = &self.layout;
@@ -215,26 +335,52 @@ impl Picture {
         let mut indices = Vec::with_capacity(band + base_indices.len());
         indices.resize(band, 0);
         indices.extend_from_slice(&base_indices);
+        let (width, sq) = (layout.width as usize, layout.sq as usize);
+        let rows = |at: Coord| {
+            let (x, y) = layout.origin(at);
+            (0..sq).map(move |row| {
+                let start = (y as usize + row) * width + x as usize;
+                (row * sq, start..start + sq)
+            })
+        };
+        for (at, square) in layout.coords().zip(&self.squares) {
+            if let Square::Known(tile) = square {
+                for (from, to) in rows(at) {
+                    indices[to].copy_from_slice(&tile[from..from + sq]);
+                }
+            }
+        }
         // Within a square drawn on, the pixels still those of the static board keep its
         // indices; only the ones drawn over are looked up.
         let base = base(layout)?;
         with_quantiser(theme, |q| {
             q.reindex(
-                &self.pixmap,
+                &self.canvas,
                 &mut indices,
                 (0, 0, layout.width, layout.caption),
             );
-            for at in self.drawn_on() {
+            for (at, _) in self.drawn_on() {
                 let (x, y) = layout.origin(at);
                 let under = Some((base.as_ref(), layout.caption));
                 q.reindex_over(
-                    &self.pixmap,
+                    &self.canvas,
                     under,
                     &mut indices,
                     (x, y, layout.sq, layout.sq),
                 );
             }
         });
+        keep_tiles(
+            self.drawn_on()
+                .filter_map(|(at, square)| match square {
+                    Square::Drawn(key) => {
+                        let tile = rows(at).flat_map(|(_, row)| &indices[row]).copied();
+                        Some((key.clone(), tile.collect()))
+                    }
+                    _ => None,
+                })
+                .collect(),
+        );
         Ok(indices)
     }
 
@@ -255,17 +401,15 @@ impl Picture {
 
     /// The canvas with the squares drawn on showing the static board again.
     fn restored(self) -> Option<Pixmap> {
-        let Picture {
-            mut pixmap,
-            layout,
-            dirty,
-        } = self;
-        let base = base(&layout).ok()?;
+        let base = base(&self.layout).ok()?;
+        let layout = self.layout;
         let width = layout.width as usize;
         let band = layout.caption as usize * width * 4;
         let row_bytes = layout.sq as usize * 4;
-        let (from, to) = (base.data(), pixmap.data_mut());
-        for at in layout.coords().filter(|&at| dirty[layout.square_index(at)]) {
+        let drawn: Vec<Coord> = self.drawn_on().map(|(at, _)| at).collect();
+        let mut canvas = self.canvas;
+        let (from, to) = (base.data(), canvas.data_mut());
+        for at in drawn {
             let (x, y) = layout.base_origin(at);
             for row in y as usize..(y + layout.sq) as usize {
                 let source = (row * width + x as usize) * 4;
@@ -273,7 +417,7 @@ impl Picture {
                     .copy_from_slice(&from[source..source + row_bytes]);
             }
         }
-        Some(pixmap)
+        Some(canvas)
     }
 }
 
@@ -326,73 +470,110 @@ pub(crate) fn draw(
     draw_on(canvas(layout, options.size)?, layout, view, options)
 }
 
-/// Draws a validated view on a canvas that shows the layout's static board.
+/// Draws a validated view on a canvas that shows the layout's static board: each square
+/// whose palette indices are not known yet, then the caption.
 fn draw_on(
     mut canvas: Pixmap,
     layout: &Layout,
     view: &BoardView,
     options: &RenderOptions,
 ) -> Result<Picture, RenderError> {
-    let mut dirty = vec![false; view.cells.len()];
-    let mut touch = |at: Coord| {
-        dirty[layout.square_index(at)] = true;
-    };
-    for at in layout.coords() {
-        if *view.cell(at) != Cell::Empty {
-            touch(at);
+    let grounds = grounds(layout)?;
+    let mut squares = Vec::with_capacity(view.cells.len());
+    for (at, content) in layout.coords().zip(contents(layout, view, options)) {
+        if content == SquareContent::default() {
+            squares.push(Square::Plain);
+            continue;
         }
+        let key = TileKey {
+            theme: layout.theme,
+            sq: layout.sq,
+            flipped: layout.flipped,
+            ground: grounds[layout.square_index(at)],
+            content,
+        };
+        squares.push(match known_tile(&key) {
+            Some(tile) => Square::Known(tile),
+            None => {
+                draw_square(&mut canvas, layout, at, &key.content)?;
+                Square::Drawn(key)
+            }
+        });
     }
-    if let Some(marks) = &options.last {
-        marks
-            .from
-            .iter()
-            .chain(&marks.to)
-            .chain(&marks.captures)
-            .chain(&marks.removed)
-            .for_each(|at| touch(*at));
-    }
-    options.checked.iter().for_each(|at| touch(*at));
-
-    let palette = layout.theme.palette();
-    for at in layout.coords() {
-        if *view.cell(at) == Cell::Hole {
-            fill_square(&mut canvas, layout, at, palette.hole, 255);
-        }
-    }
-
-    if let Some(marks) = &options.last {
-        for &at in marks.from.iter().chain(&marks.to) {
-            fill_square(&mut canvas, layout, at, HIGHLIGHT, HIGHLIGHT_ALPHA);
-            frame_square(&mut canvas, layout, at, HIGHLIGHT, 0);
-        }
-        for &at in &marks.removed {
-            frame_square(&mut canvas, layout, at, HIGHLIGHT, tile_inset(layout.sq));
-        }
-        for &at in &marks.captures {
-            capture_corners(&mut canvas, layout, at);
-        }
-    }
-    for &at in &options.checked {
-        let glow = check_glow(layout.sq)?;
-        let (x, y) = layout.origin(at);
-        blit(&mut canvas, &glow, x, y);
-        frame_square(&mut canvas, layout, at, CHECK, 0);
-    }
-
-    for at in layout.coords() {
-        if let Cell::Pieces(pieces) = view.cell(at) {
-            draw_pieces(&mut canvas, layout, at, pieces)?;
-        }
-    }
-
     if let Some(caption) = &options.caption {
         draw_caption(&mut canvas, layout, caption);
     }
     Ok(Picture {
-        pixmap: canvas,
+        canvas,
         layout: *layout,
-        dirty,
+        squares,
     })
+}
+
+/// What each square (by index) shows beyond the static board.
+fn contents(layout: &Layout, view: &BoardView, options: &RenderOptions) -> Vec<SquareContent> {
+    let mut contents: Vec<SquareContent> = view
+        .cells
+        .iter()
+        .map(|cell| match cell {
+            Cell::Hole => SquareContent {
+                hole: true,
+                ..SquareContent::default()
+            },
+            Cell::Empty => SquareContent::default(),
+            Cell::Pieces(pieces) => SquareContent {
+                pieces: pieces.clone(),
+                ..SquareContent::default()
+            },
+        })
+        .collect();
+    let mut count = |squares: &[Coord], field: fn(&mut SquareContent) -> &mut u8| {
+        for &at in squares {
+            let n = field(&mut contents[layout.square_index(at)]);
+            *n = n.saturating_add(1);
+        }
+    };
+    if let Some(marks) = &options.last {
+        count(&marks.from, |c| &mut c.highlights);
+        count(&marks.to, |c| &mut c.highlights);
+        count(&marks.removed, |c| &mut c.removed);
+        count(&marks.captures, |c| &mut c.captures);
+    }
+    count(&options.checked, |c| &mut c.checks);
+    contents
+}
+
+/// Draws one square's content on the canvas: the hole, the last move's marks, a check, then
+/// the pieces.
+fn draw_square(
+    canvas: &mut Pixmap,
+    layout: &Layout,
+    at: Coord,
+    content: &SquareContent,
+) -> Result<(), RenderError> {
+    if content.hole {
+        fill_square(canvas, layout, at, layout.theme.palette().hole, 255);
+    }
+    for _ in 0..content.highlights {
+        fill_square(canvas, layout, at, HIGHLIGHT, HIGHLIGHT_ALPHA);
+        frame_square(canvas, layout, at, HIGHLIGHT, 0);
+    }
+    for _ in 0..content.removed {
+        frame_square(canvas, layout, at, HIGHLIGHT, tile_inset(layout.sq));
+    }
+    for _ in 0..content.captures {
+        capture_corners(canvas, layout, at);
+    }
+    for _ in 0..content.checks {
+        let glow = check_glow(layout.sq)?;
+        let (x, y) = layout.origin(at);
+        blit(canvas, &glow, x, y);
+        frame_square(canvas, layout, at, CHECK, 0);
+    }
+    if !content.pieces.is_empty() {
+        draw_pieces(canvas, layout, at, &content.pieces)?;
+    }
+    Ok(())
 }
 
 /// Composites a premultiplied sprite onto the canvas (source over), clipped to the canvas.
@@ -673,6 +854,9 @@ mod tests {
     /// checks, a caption) then draws the next picture exactly as a new canvas would.
     #[test]
     fn a_kept_canvas_draws_as_a_new_one() {
+        // A size no other test draws at, so no square's indices are known: every square is
+        // drawn on the canvas.
+        const SIZE: u32 = 397;
         for variant in Variant::ALL {
             let start = VariantPosition::start(variant);
             let theme = Theme::for_variant(variant);
@@ -687,7 +871,7 @@ mod tests {
                 deadline: Some(String::from("Monday 12:00 UTC")),
                 status: Some(String::from("Check!")),
             };
-            let layout = Layout::new(theme, 400, false, true).expect("a layout");
+            let layout = Layout::new(theme, SIZE, false, true).expect("a layout");
             let squares: Vec<Coord> = layout.coords().collect();
             let busy = RenderOptions {
                 last: Some(MoveMarks {
@@ -699,30 +883,99 @@ mod tests {
                 checked: squares.clone(),
                 side: None,
                 caption: Some(caption.clone()),
-                size: 400,
+                size: SIZE,
             };
             let quiet = RenderOptions {
                 caption: Some(Caption {
                     status: None,
                     ..caption
                 }),
-                size: 400,
+                size: SIZE,
                 ..RenderOptions::default()
             };
-            let mut canvas = new_canvas(&layout, 400).expect("a canvas");
+            let mut canvas = new_canvas(&layout, SIZE).expect("a canvas");
             for _ in 0..2 {
-                canvas = draw_on(canvas, &layout, &full, &busy)
-                    .expect("draws")
-                    .restored()
-                    .expect("restores");
+                let picture = draw_on(canvas, &layout, &full, &busy).expect("draws");
+                assert_eq!(picture.drawn_on().count(), squares.len(), "{variant:?}");
+                canvas = picture.restored().expect("restores");
             }
             let kept = draw_on(canvas, &layout, &empty, &quiet).expect("draws");
-            let new = new_canvas(&layout, 400)
+            let new = new_canvas(&layout, SIZE)
                 .and_then(|canvas| draw_on(canvas, &layout, &empty, &quiet))
                 .expect("draws");
             assert!(
-                kept.pixmap.data() == new.pixmap.data(),
+                kept.canvas.data() == new.canvas.data(),
                 "{variant:?}: a kept canvas still shows an earlier picture"
+            );
+        }
+    }
+
+    /// A picture whose squares' indices are known from an earlier picture comes out exactly
+    /// as the one drawn square by square, and a square keeps its own ground: the same piece
+    /// on another colour of square is drawn, not copied.
+    #[test]
+    fn known_squares_come_out_as_drawn_ones() {
+        // A size no other test draws at, so the first picture draws every square.
+        const SIZE: u32 = 389;
+        for variant in Variant::ALL {
+            let position = VariantPosition::start(variant);
+            let theme = Theme::for_variant(variant);
+            let view = position.board_view();
+            let layout = Layout::new(theme, SIZE, true, false).expect("a layout");
+            let occupied: Vec<Coord> = layout
+                .coords()
+                .filter(|&at| *view.cell(at) != Cell::Empty)
+                .collect();
+            let options = RenderOptions {
+                last: Some(MoveMarks {
+                    from: vec![occupied[0]],
+                    to: vec![occupied[occupied.len() - 1]],
+                    ..MoveMarks::default()
+                }),
+                checked: vec![occupied[1]],
+                side: Some(Color::Black),
+                caption: None,
+                size: SIZE,
+            };
+            let first = draw(&layout, &view, &options).expect("draws");
+            assert_eq!(first.drawn_on().count(), occupied.len(), "{variant:?}");
+            let drawn = first.indexed().expect("indexed");
+            first.recycle();
+            let second = draw(&layout, &view, &options).expect("draws");
+            assert_eq!(second.drawn_on().count(), 0, "{variant:?}");
+            assert!(
+                second.indexed().expect("indexed") == drawn,
+                "{variant:?}: known squares differ from drawn ones"
+            );
+            second.recycle();
+            // Every piece moved one file over, where the ground may differ.
+            let mut shifted = view.clone();
+            shifted.cells.rotate_right(1);
+            let third = draw(&layout, &shifted, &options).expect("draws");
+            let third_indices = third.indexed().expect("indexed");
+            third.recycle();
+            // The same picture with every square drawn on a new canvas.
+            let mut canvas = new_canvas(&layout, SIZE).expect("a canvas");
+            let grounds = grounds(&layout).expect("grounds");
+            let mut squares = Vec::new();
+            for (at, content) in layout.coords().zip(contents(&layout, &shifted, &options)) {
+                draw_square(&mut canvas, &layout, at, &content).expect("draws");
+                squares.push(Square::Drawn(TileKey {
+                    theme,
+                    sq: layout.sq,
+                    flipped: layout.flipped,
+                    ground: grounds[layout.square_index(at)],
+                    content,
+                }));
+            }
+            let alone = Picture {
+                canvas,
+                layout,
+                squares,
+            };
+            assert!(
+                alone.indexed().expect("indexed") == third_indices,
+                "{variant:?}: a square copied from another ground"
             );
         }
     }

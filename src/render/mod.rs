@@ -23,8 +23,6 @@ mod table;
 mod text;
 mod theme;
 
-use resvg::tiny_skia::Pixmap;
-
 pub use graph::{
     BLUNDER_DOT, Dot, EvalGraph, GRAPH_HEIGHT, GRAPH_WIDTH, INACCURACY_DOT, MISTAKE_DOT,
     render_eval_graph,
@@ -173,7 +171,11 @@ pub fn render_view(
     options: &RenderOptions,
 ) -> Result<Vec<u8>, RenderError> {
     let picture = draw_view(theme, view, options)?;
-    let png = encode_png(theme, &picture.pixmap, &picture.indexed()?);
+    let png = encode_png(
+        theme,
+        (picture.width(), picture.height()),
+        &picture.indexed()?,
+    );
     picture.recycle();
     png
 }
@@ -220,11 +222,15 @@ pub fn square_origin(
 
 /// Encodes an opaque pixmap as an indexed PNG in the theme's palette with fast compression:
 /// a third of the bytes of RGB, and the pictures are mostly flat colour anyway.
-fn encode_png(theme: Theme, pixmap: &Pixmap, indexed: &[u8]) -> Result<Vec<u8>, RenderError> {
+fn encode_png(
+    theme: Theme,
+    (width, height): (u32, u32),
+    indexed: &[u8],
+) -> Result<Vec<u8>, RenderError> {
     let colours = palette::with_quantiser(theme, |q| q.bytes());
     let encode_error = |error: png::EncodingError| RenderError::Encode(error.to_string());
     let mut out = Vec::new();
-    let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
+    let mut encoder = png::Encoder::new(&mut out, width, height);
     encoder.set_color(png::ColorType::Indexed);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_palette(colours);

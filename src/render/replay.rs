@@ -126,8 +126,9 @@ pub fn position_status(position: &VariantPosition) -> Option<String> {
 /// Every frame is in the theme's one fixed palette. After the first, a frame stores only the
 /// rectangle around what changed, and inside it the pixels that stayed the same are
 /// transparent (an index the frame's new pixels do not use), so that the long runs between
-/// the caption and the squares of a move compress to almost nothing. Only the changed
-/// rectangle is turned into palette indices. The frames after the first are drawn and
+/// the caption and the squares of a move compress to almost nothing. Frames are compared as
+/// palette indices, which most squares get from earlier pictures without being drawn
+/// (see [`super::board`]). The frames after the first are drawn and
 /// compressed in a few runs side by side, one per core, each from the picture before it.
 ///
 /// # Errors
@@ -137,11 +138,13 @@ pub fn replay_gif(theme: Theme, frames: &[Frame]) -> Result<Vec<u8>, RenderError
         return Err(RenderError::Frames);
     };
     let first = draw_view(theme, &first.view, &first.options)?;
-    let (width, height) = (first.pixmap.width(), first.pixmap.height());
+    let (width, height) = (first.width(), first.height());
     let (w16, h16) = (
         u16::try_from(width).map_err(|_| RenderError::Size(width))?,
         u16::try_from(height).map_err(|_| RenderError::Size(height))?,
     );
+    let first_indices = first.indexed()?;
+    first.recycle();
     let encode_error = |error: gif::EncodingError| RenderError::Encode(error.to_string());
     let mut out = Vec::new();
     let mut encoder = gif::Encoder::new(&mut out, w16, h16, &with_quantiser(theme, |q| q.bytes()))
@@ -155,7 +158,7 @@ pub fn replay_gif(theme: Theme, frames: &[Frame]) -> Result<Vec<u8>, RenderError
             dispose: gif::DisposalMethod::Keep,
             width: w16,
             height: h16,
-            buffer: Cow::Owned(Lzw::new().encode(&first.indexed()?)),
+            buffer: Cow::Owned(Lzw::new().encode(&first_indices)),
             ..gif::Frame::default()
         })
         .map_err(encode_error)?;
@@ -209,50 +212,46 @@ fn encode_run(
 ) -> Result<Vec<gif::Frame<'static>>, RenderError> {
     let before = &frames[range.start - 1];
     let before = draw_view(theme, &before.view, &before.options)?;
-    // The picture on screen, as colours and as palette indices.
-    let mut indices = before.indexed()?;
-    let mut shown = before.pixmap;
-    // A copy of the palette's lookup table, so that runs side by side do not wait for it.
-    let mut quantiser = with_quantiser(theme, |q| q.clone());
+    // The picture on screen, as palette indices.
+    let mut shown = before.indexed()?;
+    before.recycle();
     let mut lzw = Lzw::new();
     let mut encoded = Vec::with_capacity(range.len());
     for n in range {
         let frame = &frames[n];
         let picture = draw_view(theme, &frame.view, &frame.options)?;
-        if (picture.pixmap.width(), picture.pixmap.height()) != (width, height) {
+        if (picture.width(), picture.height()) != (width, height) {
             return Err(RenderError::Frames);
         }
-        let (before, after) = (shown.data(), picture.pixmap.data());
+        let after = picture.indexed()?;
+        picture.recycle();
         let Changes {
             rect: (left, top, w, h),
             rows,
-        } = changes(before, after, width);
+        } = changes(&shown, &after, width);
         // Each row of the rectangle as a range of pixels, and whether any of them changed:
         // most rows between the caption and a move's squares did not, and are skipped whole.
         let rows: Vec<(Range<usize>, bool)> = (top..)
             .zip(rows)
             .map(|(row, changed)| {
                 let start = (row * width + left) as usize;
-                if changed {
-                    quantiser.reindex(&picture.pixmap, &mut indices, (left, row, w, 1));
-                }
                 (start..start + w as usize, changed)
             })
             .collect();
-        let changed = |i: usize| pixel(before, i) != pixel(after, i);
+        let changed = |i: usize| shown[i] != after[i];
         let mut used = [false; 256];
         for (pixels, _) in rows.iter().filter(|(_, changed)| *changed) {
             for i in pixels.clone().filter(|&i| changed(i)) {
-                used[usize::from(indices[i])] = true;
+                used[usize::from(after[i])] = true;
             }
         }
         let transparent = used.iter().position(|u| !u).map(|t| t as u8);
         let mut buffer = Vec::with_capacity((w * h) as usize);
         for (pixels, row_changed) in rows {
             match transparent {
-                None => buffer.extend_from_slice(&indices[pixels]),
+                None => buffer.extend_from_slice(&after[pixels]),
                 Some(t) if !row_changed => buffer.resize(buffer.len() + pixels.len(), t),
-                Some(t) => buffer.extend(pixels.map(|i| if changed(i) { indices[i] } else { t })),
+                Some(t) => buffer.extend(pixels.map(|i| if changed(i) { after[i] } else { t })),
             }
         }
         encoded.push(gif::Frame {
@@ -266,16 +265,9 @@ fn encode_run(
             buffer: Cow::Owned(lzw.encode(&buffer)),
             ..gif::Frame::default()
         });
-        shown = picture.pixmap;
+        shown = after;
     }
     Ok(encoded)
-}
-
-/// Pixel `i` of an RGBA picture, as one number (compared in one instruction, not as a slice).
-fn pixel(rgba: &[u8], i: usize) -> u32 {
-    let mut bytes = [0; 4];
-    bytes.copy_from_slice(&rgba[4 * i..4 * i + 4]);
-    u32::from_ne_bytes(bytes)
 }
 
 /// What changed between two pictures of the same size.
@@ -287,10 +279,10 @@ struct Changes {
     rows: Vec<bool>,
 }
 
-/// Compares two RGBA pictures `width` pixels wide. Whole rows are compared first: most of a
-/// picture stays the same.
+/// Compares two pictures of palette indices `width` pixels wide. Whole rows are compared
+/// first: most of a picture stays the same.
 fn changes(before: &[u8], after: &[u8], width: u32) -> Changes {
-    let stride = 4 * width as usize;
+    let stride = width as usize;
     let mut bounds: Option<(u32, u32, u32, u32)> = None;
     let mut rows = Vec::new();
     for (y, (a, b)) in before
@@ -304,8 +296,8 @@ fn changes(before: &[u8], after: &[u8], width: u32) -> Changes {
             }
             continue;
         }
-        let differs = |&x: &usize| pixel(a, x) != pixel(b, x);
-        let columns = 0..width as usize;
+        let differs = |&x: &usize| a[x] != b[x];
+        let columns = 0..stride;
         let x0 = columns.clone().find(differs).unwrap_or(0) as u32;
         let x1 = columns.rev().find(differs).unwrap_or(0) as u32;
         let y = y as u32;
