@@ -23,31 +23,53 @@ pub(crate) const FONT_FAMILY: &str = "DejaVu Sans";
 /// A process-wide cache of drawn things (sprites by default).
 pub(crate) type Cache<K, V = Pixmap> = OnceLock<Mutex<HashMap<K, Arc<V>>>>;
 
-/// Looks `key` up in `cache`, drawing and storing it on a miss. A cache that reaches `limit`
-/// entries starts afresh, so callers asking for ever new sizes cannot make it grow without end.
+/// Looks `key` up in `cache`, drawing and storing it on a miss (see [`keep`]).
 pub(crate) fn cached<K: Eq + std::hash::Hash + Clone, V>(
     cache: &'static Cache<K, V>,
     limit: usize,
     key: &K,
     draw: impl FnOnce() -> Result<V, RenderError>,
 ) -> Result<Arc<V>, RenderError> {
-    let map = cache.get_or_init(Default::default);
-    // A poisoned lock only means another thread panicked while inserting; the map itself is
-    // still a valid cache.
-    let lock = || {
-        map.lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    };
-    if let Some(hit) = lock().get(key) {
-        return Ok(Arc::clone(hit));
+    if let Some(hit) = lookup(cache, key) {
+        return Ok(hit);
     }
     let drawn = Arc::new(draw()?);
-    let mut entries = lock();
+    keep(cache, limit, key.clone(), Arc::clone(&drawn));
+    Ok(drawn)
+}
+
+/// What `cache` holds under `key`.
+pub(crate) fn lookup<K: Eq + std::hash::Hash, V>(
+    cache: &'static Cache<K, V>,
+    key: &K,
+) -> Option<Arc<V>> {
+    entries(cache).get(key).cloned()
+}
+
+/// Stores `value` under `key` in `cache`. A cache that reaches `limit` entries starts
+/// afresh, so callers asking for ever new sizes cannot make it grow without end.
+pub(crate) fn keep<K: Eq + std::hash::Hash, V>(
+    cache: &'static Cache<K, V>,
+    limit: usize,
+    key: K,
+    value: Arc<V>,
+) {
+    let mut entries = entries(cache);
     if entries.len() >= limit {
         entries.clear();
     }
-    entries.insert(key.clone(), Arc::clone(&drawn));
-    Ok(drawn)
+    entries.insert(key, value);
+}
+
+fn entries<K, V>(
+    cache: &'static Cache<K, V>,
+) -> std::sync::MutexGuard<'static, HashMap<K, Arc<V>>> {
+    // A poisoned lock only means another thread panicked while inserting; the map itself is
+    // still a valid cache.
+    cache
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// The parse options: the embedded fonts only, never the system's.

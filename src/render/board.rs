@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use resvg::tiny_skia::{FillRule, IntSize, Paint, Path, PathBuilder, Pixmap, Rect, Transform};
 
-use super::art::{self, Cache, cached};
+use super::art::{self, Cache, cached, keep, lookup};
 use super::base::base;
 use super::palette::with_quantiser;
 use super::text::{self, Anchor, Weight};
@@ -234,31 +234,6 @@ static TILES: Cache<TileKey, Vec<u8>> = OnceLock::new();
 /// pieces on each ground with and without the last move's marks, for many games at once.
 const TILE_LIMIT: usize = 4096;
 
-fn known_tile(key: &TileKey) -> Option<Arc<Vec<u8>>> {
-    TILES
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .get(key)
-        .cloned()
-}
-
-fn keep_tiles(tiles: Vec<(TileKey, Vec<u8>)>) {
-    if tiles.is_empty() {
-        return;
-    }
-    let mut kept = TILES
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner);
-    for (key, tile) in tiles {
-        if kept.len() >= TILE_LIMIT {
-            kept.clear();
-        }
-        kept.insert(key, Arc::new(tile));
-    }
-}
-
 /// For each square of the layout (by index), the first square whose static board tile is the
 /// same: the ground a square's tiles are kept under.
 fn grounds(layout: &Layout) -> Result<Arc<Vec<Coord>>, RenderError> {
@@ -307,12 +282,9 @@ impl Picture {
         self.canvas.height()
     }
 
-    /// The squares drawn on the canvas.
-    fn drawn_on(&self) -> impl Iterator<Item = (Coord, &Square)> + '_ {
-        self.layout
-            .coords()
-            .zip(&self.squares)
-            .filter(|(_, square)| matches!(square, Square::Drawn(_)))
+    /// The squares drawn on the canvas, with the keys their indices are kept under.
+    fn drawn_on(&self) -> impl Iterator<Item = (Coord, &TileKey)> + '_ {
+        drawn(&self.layout, &self.squares)
     }
 
     /// The picture as palette indices: the static board's indices are computed once per
@@ -370,17 +342,10 @@ impl Picture {
                 );
             }
         });
-        keep_tiles(
-            self.drawn_on()
-                .filter_map(|(at, square)| match square {
-                    Square::Drawn(key) => {
-                        let tile = rows(at).flat_map(|(_, row)| &indices[row]).copied();
-                        Some((key.clone(), tile.collect()))
-                    }
-                    _ => None,
-                })
-                .collect(),
-        );
+        for (at, key) in self.drawn_on() {
+            let tile = rows(at).flat_map(|(_, row)| &indices[row]).copied();
+            keep(&TILES, TILE_LIMIT, key.clone(), Arc::new(tile.collect()));
+        }
         Ok(indices)
     }
 
@@ -401,15 +366,17 @@ impl Picture {
 
     /// The canvas with the squares drawn on showing the static board again.
     fn restored(self) -> Option<Pixmap> {
-        let base = base(&self.layout).ok()?;
-        let layout = self.layout;
+        let Picture {
+            mut canvas,
+            layout,
+            squares,
+        } = self;
+        let base = base(&layout).ok()?;
         let width = layout.width as usize;
         let band = layout.caption as usize * width * 4;
         let row_bytes = layout.sq as usize * 4;
-        let drawn: Vec<Coord> = self.drawn_on().map(|(at, _)| at).collect();
-        let mut canvas = self.canvas;
         let (from, to) = (base.data(), canvas.data_mut());
-        for at in drawn {
+        for (at, _) in drawn(&layout, &squares) {
             let (x, y) = layout.base_origin(at);
             for row in y as usize..(y + layout.sq) as usize {
                 let source = (row * width + x as usize) * 4;
@@ -419,6 +386,20 @@ impl Picture {
         }
         Some(canvas)
     }
+}
+
+/// The squares of a picture drawn on its canvas, with the keys their indices are kept under.
+fn drawn<'a>(
+    layout: &Layout,
+    squares: &'a [Square],
+) -> impl Iterator<Item = (Coord, &'a TileKey)> + use<'a> {
+    layout
+        .coords()
+        .zip(squares)
+        .filter_map(|(at, square)| match square {
+            Square::Drawn(key) => Some((at, key)),
+            Square::Plain | Square::Known(_) => None,
+        })
 }
 
 /// Canvases kept between pictures, by layout. Each holds its layout's static board below a
@@ -492,7 +473,7 @@ fn draw_on(
             ground: grounds[layout.square_index(at)],
             content,
         };
-        squares.push(match known_tile(&key) {
+        squares.push(match lookup(&TILES, &key) {
             Some(tile) => Square::Known(tile),
             None => {
                 draw_square(&mut canvas, layout, at, &key.content)?;

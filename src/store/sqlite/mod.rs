@@ -2,7 +2,7 @@
 //! `synchronous=FULL`, foreign keys and a busy timeout; its migrations are in
 //! `migrations/sqlite`. The queries are split by what they touch, one file each; the
 //! transactions they share ([`Write`]) stay inside this module. The writers of this process
-//! take turns in order before they ask SQLite for its write lock (see [`Write`]).
+//! take turns in order before they ask SQLite for its write lock (see [`InTurn`]).
 
 use std::fs::{File, TryLockError};
 use std::io::{Read, Seek, Write as _};
@@ -62,56 +62,35 @@ fn read_only(error: StoreError) -> StoreError {
 /// Connections in the pool: SQLite has one writer, a few readers are plenty.
 const MAX_CONNECTIONS: u32 = 4;
 
-/// A write transaction, holding this process's turn to write.
+/// A connection used for writing, holding this process's turn to write.
 ///
 /// SQLite has one writer at a time; a connection that finds the write lock taken waits in
-/// its busy handler, which sleeps 1, 2, 5, 10, 15 ms and so on between tries, so four
-/// writers at once made turns of 20 ms out of turns of 5. Within the process writers queue
-/// instead, first come first served, and the lock is free when a writer's turn comes: the
-/// busy timeout is left only for other processes (a `pigeon` command run beside the server).
-pub(super) struct Write {
-    tx: sqlx::Transaction<'static, sqlx::Sqlite>,
+/// its busy handler, which sleeps 1, 2, 5, 10, 15 ms and so on between tries. Within the
+/// process writers queue instead, first come first served, and the lock is free when a
+/// writer's turn comes: the busy timeout is left only for other processes (a `pigeon`
+/// command run beside the server).
+pub(super) struct InTurn<C> {
+    connection: C,
     _turn: OwnedMutexGuard<()>,
 }
+
+/// A write transaction in this process's turn to write.
+pub(super) type Write = InTurn<sqlx::Transaction<'static, sqlx::Sqlite>>;
+
+/// A connection for one statement that writes, in this process's turn to write.
+pub(super) type Alone = InTurn<sqlx::pool::PoolConnection<sqlx::Sqlite>>;
 
 impl Write {
     async fn commit(self) -> Result<()> {
-        Ok(self.tx.commit().await?)
+        Ok(self.connection.commit().await?)
     }
 
     async fn rollback(self) -> Result<()> {
-        Ok(self.tx.rollback().await?)
+        Ok(self.connection.rollback().await?)
     }
 }
 
-impl std::ops::Deref for Write {
-    type Target = SqliteConnection;
-
-    fn deref(&self) -> &SqliteConnection {
-        &self.tx
-    }
-}
-
-impl std::ops::DerefMut for Write {
-    fn deref_mut(&mut self) -> &mut SqliteConnection {
-        &mut self.tx
-    }
-}
-
-impl std::fmt::Debug for Write {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Write")
-    }
-}
-
-/// A connection for one statement that writes, holding this process's turn to write (see
-/// [`Write`]).
-pub(super) struct Alone {
-    connection: sqlx::pool::PoolConnection<sqlx::Sqlite>,
-    _turn: OwnedMutexGuard<()>,
-}
-
-impl std::ops::Deref for Alone {
+impl<C: std::ops::Deref<Target = SqliteConnection>> std::ops::Deref for InTurn<C> {
     type Target = SqliteConnection;
 
     fn deref(&self) -> &SqliteConnection {
@@ -119,9 +98,15 @@ impl std::ops::Deref for Alone {
     }
 }
 
-impl std::ops::DerefMut for Alone {
+impl<C: std::ops::DerefMut<Target = SqliteConnection>> std::ops::DerefMut for InTurn<C> {
     fn deref_mut(&mut self) -> &mut SqliteConnection {
         &mut self.connection
+    }
+}
+
+impl<C> std::fmt::Debug for InTurn<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("InTurn")
     }
 }
 
@@ -129,7 +114,7 @@ impl std::ops::DerefMut for Alone {
 #[derive(Debug, Clone)]
 pub struct SqliteDatabase {
     pool: SqlitePool,
-    /// The turn to write, taken before SQLite's write lock (see [`Write`]).
+    /// The turn to write, taken before SQLite's write lock (see [`InTurn`]).
     writer: Arc<tokio::sync::Mutex<()>>,
     /// The database file.
     path: PathBuf,
@@ -243,16 +228,16 @@ impl SqliteDatabase {
     /// snapshot another writer made stale.
     async fn write(&self) -> Result<Write> {
         let turn = Arc::clone(&self.writer).lock_owned().await;
-        Ok(Write {
-            tx: self.pool.begin_with("BEGIN IMMEDIATE").await?,
+        Ok(InTurn {
+            connection: self.pool.begin_with("BEGIN IMMEDIATE").await?,
             _turn: turn,
         })
     }
 
-    /// A connection for one statement that writes, in this process's turn (see [`Write`]).
+    /// A connection for one statement that writes, in this process's turn (see [`InTurn`]).
     async fn alone(&self) -> Result<Alone> {
         let turn = Arc::clone(&self.writer).lock_owned().await;
-        Ok(Alone {
+        Ok(InTurn {
             connection: self.pool.acquire().await?,
             _turn: turn,
         })
