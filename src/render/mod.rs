@@ -18,6 +18,7 @@ mod board;
 mod graph;
 mod lzw;
 mod palette;
+mod picture;
 mod replay;
 mod table;
 mod text;
@@ -185,9 +186,9 @@ pub(crate) fn draw_view(
     theme: Theme,
     view: &BoardView,
     options: &RenderOptions,
-) -> Result<board::Picture, RenderError> {
+) -> Result<picture::Picture, RenderError> {
     board::validate(theme, view, options)?;
-    board::draw(&layout(theme, options)?, view, options)
+    picture::draw(&layout(theme, options)?, view, options)
 }
 
 /// The layout of a picture: seen from the chosen side, else the side to move in the caption,
