@@ -15,6 +15,7 @@
 mod art;
 mod base;
 mod board;
+mod encode;
 mod graph;
 mod lzw;
 mod palette;
@@ -172,11 +173,7 @@ pub fn render_view(
     options: &RenderOptions,
 ) -> Result<Vec<u8>, RenderError> {
     let picture = draw_view(theme, view, options)?;
-    let png = encode_png(
-        theme,
-        (picture.width(), picture.height()),
-        &picture.indexed()?,
-    );
+    let png = picture.png();
     picture.recycle();
     png
 }
@@ -193,7 +190,7 @@ pub(crate) fn draw_view(
 
 /// The layout of a picture: seen from the chosen side, else the side to move in the caption,
 /// else White.
-fn layout(theme: Theme, options: &RenderOptions) -> Result<board::Layout, RenderError> {
+pub(crate) fn layout(theme: Theme, options: &RenderOptions) -> Result<board::Layout, RenderError> {
     let side = options
         .side
         .or(options.caption.as_ref().and_then(|c| c.to_move))
@@ -219,31 +216,6 @@ pub fn square_origin(
     let layout = layout(theme, options)?;
     let (x, y) = layout.origin(at);
     Ok((x, y, layout.sq))
-}
-
-/// Encodes an opaque pixmap as an indexed PNG in the theme's palette with fast compression:
-/// a third of the bytes of RGB, and the pictures are mostly flat colour anyway.
-fn encode_png(
-    theme: Theme,
-    (width, height): (u32, u32),
-    indexed: &[u8],
-) -> Result<Vec<u8>, RenderError> {
-    let colours = palette::with_quantiser(theme, |q| q.bytes());
-    let encode_error = |error: png::EncodingError| RenderError::Encode(error.to_string());
-    let mut out = Vec::new();
-    let mut encoder = png::Encoder::new(&mut out, width, height);
-    encoder.set_color(png::ColorType::Indexed);
-    encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_palette(colours);
-    // Fast deflate mostly finds runs of zeros, which the Up filter makes out of rows that
-    // repeat the one above (most of a board); trying every filter per row costs a third more
-    // time for a fifth fewer bytes, and the pictures are well under 100 KB either way.
-    encoder.set_compression(png::Compression::Fast);
-    encoder.set_filter(png::Filter::Up);
-    let mut writer = encoder.write_header().map_err(encode_error)?;
-    writer.write_image_data(indexed).map_err(encode_error)?;
-    writer.finish().map_err(encode_error)?;
-    Ok(out)
 }
 
 /// The squares named in a move text, for highlighting a move that cannot be replayed (its

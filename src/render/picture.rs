@@ -3,6 +3,7 @@
 //! square's indices for the next pictures.
 
 use std::collections::HashMap;
+use std::ops::Range;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use resvg::tiny_skia::{IntSize, Pixmap};
@@ -10,6 +11,7 @@ use resvg::tiny_skia::{IntSize, Pixmap};
 use super::art::{Cache, cached, keep, lookup};
 use super::base::base;
 use super::board::{BASE_LIMIT, Layout, draw_caption, draw_square};
+use super::encode::{Segments, Stream};
 use super::palette::with_quantiser;
 use super::theme::Theme;
 use super::{RenderError, RenderOptions};
@@ -33,7 +35,7 @@ enum Square {
     Plain,
     /// The same content on the same ground was drawn before: its palette indices are copied,
     /// and nothing is drawn on the canvas.
-    Known(Arc<Vec<u8>>),
+    Known(Arc<Tile>),
     /// Drawn on the canvas; its palette indices are looked up and kept under the key.
     Drawn(TileKey),
 }
@@ -64,50 +66,91 @@ struct TileKey {
     content: SquareContent,
 }
 
-/// The palette indices of squares drawn before, by content and ground.
-static TILES: Cache<TileKey, Vec<u8>> = OnceLock::new();
+/// A square's content drawn on its ground, as it comes out in every picture.
+#[derive(Debug)]
+struct Tile {
+    /// Its palette indices, row by row.
+    indices: Vec<u8>,
+    /// Its rows below the first, filtered and compressed as in a PNG (the first row's filtered
+    /// bytes depend on the square above), made the first time a PNG needs them.
+    rows: OnceLock<Segments>,
+}
+
+impl Tile {
+    fn rows(&self, sq: usize) -> &Segments {
+        self.rows.get_or_init(|| {
+            let mut rows = Segments::default();
+            for (above, row) in self
+                .indices
+                .chunks_exact(sq)
+                .zip(self.indices.chunks_exact(sq).skip(1))
+            {
+                rows.push_up(above, row);
+            }
+            rows
+        })
+    }
+}
+
+/// Each square's tile (by index), when it shows more than the static board.
+type Tiles = Vec<Option<Arc<Tile>>>;
+
+/// The squares drawn before, by content and ground.
+static TILES: Cache<TileKey, Tile> = OnceLock::new();
 
 /// How many squares' indices are kept (a few kilobytes each at the usual sizes): a game's
 /// pieces on each ground with and without the last move's marks, for many games at once.
 const TILE_LIMIT: usize = 4096;
 
+/// Things made once for each static board (theme, size, viewpoint).
+type PerBoard<V> = Cache<(Theme, u32, bool), V>;
+
+/// What `cache` holds for the layout's static board, made on a miss.
+fn per_board<V>(
+    cache: &'static PerBoard<V>,
+    layout: &Layout,
+    make: impl FnOnce() -> Result<V, RenderError>,
+) -> Result<Arc<V>, RenderError> {
+    cached(
+        cache,
+        BASE_LIMIT,
+        &(layout.theme, layout.sq, layout.flipped),
+        make,
+    )
+}
+
 /// For each square of the layout (by index), the first square whose static board tile is the
 /// same: the ground a square's tiles are kept under.
 fn grounds(layout: &Layout) -> Result<Arc<Vec<Coord>>, RenderError> {
-    static GROUNDS: Cache<(Theme, u32, bool), Vec<Coord>> = OnceLock::new();
-    cached(
-        &GROUNDS,
-        BASE_LIMIT,
-        &(layout.theme, layout.sq, layout.flipped),
-        || {
-            let base = base(layout)?;
-            let tile = |at: Coord| {
-                let (x, y) = layout.base_origin(at);
-                let (width, sq) = (layout.width as usize, layout.sq as usize);
-                (y as usize..y as usize + sq)
-                    .flat_map(|row| {
-                        let start = (row * width + x as usize) * 4;
-                        &base.data()[start..start + sq * 4]
-                    })
-                    .copied()
-                    .collect::<Vec<u8>>()
-            };
-            let mut firsts: Vec<(Coord, Vec<u8>)> = Vec::new();
-            Ok(layout
-                .coords()
-                .map(|at| {
-                    let pixels = tile(at);
-                    match firsts.iter().find(|(_, first)| *first == pixels) {
-                        Some((first, _)) => *first,
-                        None => {
-                            firsts.push((at, pixels));
-                            at
-                        }
-                    }
+    static GROUNDS: PerBoard<Vec<Coord>> = OnceLock::new();
+    per_board(&GROUNDS, layout, || {
+        let base = base(layout)?;
+        let tile = |at: Coord| {
+            let (x, y) = layout.base_origin(at);
+            let (width, sq) = (layout.width as usize, layout.sq as usize);
+            (y as usize..y as usize + sq)
+                .flat_map(|row| {
+                    let start = (row * width + x as usize) * 4;
+                    &base.data()[start..start + sq * 4]
                 })
-                .collect())
-        },
-    )
+                .copied()
+                .collect::<Vec<u8>>()
+        };
+        let mut firsts: Vec<(Coord, Vec<u8>)> = Vec::new();
+        Ok(layout
+            .coords()
+            .map(|at| {
+                let pixels = tile(at);
+                match firsts.iter().find(|(_, first)| *first == pixels) {
+                    Some((first, _)) => *first,
+                    None => {
+                        firsts.push((at, pixels));
+                        at
+                    }
+                }
+            })
+            .collect())
+    })
 }
 
 impl Picture {
@@ -128,18 +171,15 @@ impl Picture {
     /// layout and copied, the indices of squares known from earlier pictures are copied, and
     /// only the caption band and the squares drawn afresh are looked up (then kept).
     pub(crate) fn indexed(&self) -> Result<Vec<u8>, RenderError> {
-        static BASE_INDICES: Cache<(Theme, u32, bool), Vec<u8>> = OnceLock::new();
+        Ok(self.indexed_tiles()?.0)
+    }
+
+    /// The picture as palette indices (see [`Picture::indexed`]), with each square's tile when
+    /// it shows more than the static board.
+    fn indexed_tiles(&self) -> Result<(Vec<u8>, Tiles), RenderError> {
         let layout = &self.layout;
         let theme = layout.theme;
-        let base_indices = cached(
-            &BASE_INDICES,
-            BASE_LIMIT,
-            &(theme, layout.sq, layout.flipped),
-            || {
-                let base = base(layout)?;
-                Ok(with_quantiser(theme, |q| q.indexed(&base)))
-            },
-        )?;
+        let base_indices = base_indices(layout)?;
         let band = (layout.caption * layout.width) as usize;
         let mut indices = Vec::with_capacity(band + base_indices.len());
         indices.resize(band, 0);
@@ -155,7 +195,7 @@ impl Picture {
         for (at, square) in layout.coords().zip(&self.squares) {
             if let Square::Known(tile) = square {
                 for (from, to) in rows(at) {
-                    indices[to].copy_from_slice(&tile[from..from + sq]);
+                    indices[to].copy_from_slice(&tile.indices[from..from + sq]);
                 }
             }
         }
@@ -179,11 +219,96 @@ impl Picture {
                 );
             }
         });
-        for (at, key) in self.drawn_on() {
-            let tile = rows(at).flat_map(|(_, row)| &indices[row]).copied();
-            keep(&TILES, TILE_LIMIT, key.clone(), Arc::new(tile.collect()));
+        let tiles = layout
+            .coords()
+            .zip(&self.squares)
+            .map(|(at, square)| match square {
+                Square::Plain => None,
+                Square::Known(tile) => Some(Arc::clone(tile)),
+                Square::Drawn(key) => {
+                    let tile = Arc::new(Tile {
+                        indices: rows(at)
+                            .flat_map(|(_, row)| &indices[row])
+                            .copied()
+                            .collect(),
+                        rows: OnceLock::new(),
+                    });
+                    keep(&TILES, TILE_LIMIT, key.clone(), Arc::clone(&tile));
+                    Some(tile)
+                }
+            })
+            .collect();
+        Ok((indices, tiles))
+    }
+
+    /// The picture as a PNG. Each row is cut into segments along the squares' columns and the
+    /// margins; a segment within a square below its first row, or within the static board
+    /// with the static board above it, is copied compressed from the square's tile or from
+    /// the static board's rows. Only the caption band and the first rows of the squares drawn
+    /// on and of those below them are compressed afresh.
+    pub(crate) fn png(&self) -> Result<Vec<u8>, RenderError> {
+        let (indices, tiles) = self.indexed_tiles()?;
+        let layout = &self.layout;
+        let board_rows = board_rows(layout)?;
+        let (width, height) = (layout.width as usize, layout.height as usize);
+        let (sq, margin, caption) = (
+            layout.sq as usize,
+            layout.margin as usize,
+            layout.caption as usize,
+        );
+        let (files, ranks) = (usize::from(layout.files), usize::from(layout.ranks));
+        let columns = columns(layout);
+        // Each square's tile by its place on the screen (band from the top, column from the
+        // left).
+        let mut screen: Vec<Option<&Tile>> = vec![None; files * ranks];
+        for (at, tile) in layout.coords().zip(&tiles) {
+            let (x, y) = layout.base_origin(at);
+            let (column, band) = ((x as usize - margin) / sq, (y as usize - margin) / sq);
+            screen[band * files + column] = tile.as_deref();
         }
-        Ok(indices)
+        let drawn = |band: usize, column: usize| screen[band * files + column].is_some();
+        let board_end = margin + ranks * sq;
+        let zero = vec![0; width];
+        let mut stream = Stream::new();
+        for y in 0..height {
+            stream.row();
+            let row = &indices[y * width..(y + 1) * width];
+            let above = match y {
+                0 => &zero[..],
+                _ => &indices[(y - 1) * width..y * width],
+            };
+            if y < caption || (y == caption && caption > 0) {
+                stream.fresh(above, row);
+                continue;
+            }
+            let on_board = y - caption;
+            for (c, span) in columns.iter().enumerate() {
+                let column = c.checked_sub(1).filter(|&column| column < files);
+                let fresh = match column {
+                    Some(column) if (margin..board_end).contains(&on_board) => {
+                        let (band, offset) = ((on_board - margin) / sq, (on_board - margin) % sq);
+                        if offset > 0 {
+                            if let Some(tile) = screen[band * files + column] {
+                                stream.kept(tile.rows(sq), offset - 1, span.len());
+                                continue;
+                            }
+                            false
+                        } else {
+                            drawn(band, column) || (band > 0 && drawn(band - 1, column))
+                        }
+                    }
+                    Some(column) => on_board == board_end && drawn(ranks - 1, column),
+                    None => false,
+                };
+                if fresh {
+                    stream.fresh(&above[span.clone()], &row[span.clone()]);
+                } else {
+                    stream.kept(&board_rows, on_board * columns.len() + c, span.len());
+                }
+            }
+        }
+        let palette = with_quantiser(layout.theme, |q| q.bytes());
+        Ok(stream.finish((layout.width, layout.height), &palette))
     }
 
     /// Hands the canvas back for the next picture of its layout, once the squares drawn on
@@ -237,6 +362,48 @@ fn drawn<'a>(
             Square::Drawn(key) => Some((at, key)),
             Square::Plain | Square::Known(_) => None,
         })
+}
+
+/// The pixel columns each row of a picture is cut into for compression: the left margin, each
+/// file's squares, the right margin.
+fn columns(layout: &Layout) -> Vec<Range<usize>> {
+    let (sq, margin) = (layout.sq as usize, layout.margin as usize);
+    let files = usize::from(layout.files);
+    let squares = (0..files).map(|file| margin + file * sq..margin + (file + 1) * sq);
+    std::iter::once(0..margin)
+        .chain(squares)
+        .chain(std::iter::once(margin + files * sq..layout.width as usize))
+        .collect()
+}
+
+/// The static board's rows, filtered and compressed as in a PNG, cut along [`columns`]: each
+/// row below the one above it (the first below a row of zeros, as the top of a picture without
+/// a caption).
+fn board_rows(layout: &Layout) -> Result<Arc<Segments>, RenderError> {
+    static BOARD_ROWS: PerBoard<Segments> = OnceLock::new();
+    per_board(&BOARD_ROWS, layout, || {
+        let indices = base_indices(layout)?;
+        let width = layout.width as usize;
+        let zero = vec![0; width];
+        let mut rows = Segments::default();
+        let mut above = &zero[..];
+        for row in indices.chunks_exact(width) {
+            for span in columns(layout) {
+                rows.push_up(&above[span.clone()], &row[span]);
+            }
+            above = row;
+        }
+        Ok(rows)
+    })
+}
+
+/// The static board's palette indices.
+fn base_indices(layout: &Layout) -> Result<Arc<Vec<u8>>, RenderError> {
+    static BASE_INDICES: PerBoard<Vec<u8>> = OnceLock::new();
+    per_board(&BASE_INDICES, layout, || {
+        let base = base(layout)?;
+        Ok(with_quantiser(layout.theme, |q| q.indexed(&base)))
+    })
 }
 
 /// Canvases kept between pictures, by layout. Each holds its layout's static board below a
@@ -495,6 +662,59 @@ mod tests {
                 alone.indexed().expect("indexed") == third_indices,
                 "{variant:?}: a square copied from another ground"
             );
+        }
+    }
+
+    /// A picture's PNG decodes to its palette indices, whether its squares were drawn,
+    /// copied from kept ones, or plain, with and without a caption, from both sides, with
+    /// marks on the first and last bands of squares.
+    #[test]
+    fn pictures_decode_to_their_indices() {
+        // A size no other test draws at, so the first picture draws every square.
+        const SIZE: u32 = 383;
+        for variant in Variant::ALL {
+            let position = VariantPosition::start(variant);
+            let theme = Theme::for_variant(variant);
+            let view = position.board_view();
+            let corners: Vec<Coord> = {
+                let layout = Layout::new(theme, SIZE, false, false).expect("a layout");
+                let all: Vec<Coord> = layout.coords().collect();
+                vec![all[0], all[all.len() - 1]]
+            };
+            for (caption, side) in [(true, Color::White), (false, Color::Black)] {
+                let options = RenderOptions {
+                    last: Some(MoveMarks {
+                        from: vec![corners[0]],
+                        to: vec![corners[1]],
+                        ..MoveMarks::default()
+                    }),
+                    checked: vec![corners[1]],
+                    side: Some(side),
+                    caption: caption.then(|| Caption {
+                        white: String::from("alice"),
+                        black: String::from("bob"),
+                        move_number: 3,
+                        to_move: Some(side),
+                        deadline: None,
+                        status: None,
+                    }),
+                    size: SIZE,
+                };
+                let mut shifted = view.clone();
+                shifted.cells.rotate_right(1);
+                for view in [&view, &view, &shifted] {
+                    let layout = super::super::layout(theme, &options).expect("a layout");
+                    let picture = draw(&layout, view, &options).expect("draws");
+                    let png = picture.png().expect("a PNG");
+                    let indices = picture.indexed().expect("indices");
+                    picture.recycle();
+                    let decoder = png::Decoder::new(std::io::Cursor::new(png));
+                    let mut reader = decoder.read_info().expect("a PNG header");
+                    let mut out = vec![0; reader.output_buffer_size().expect("a size")];
+                    reader.next_frame(&mut out).expect("a frame");
+                    assert!(out == indices, "{variant:?}, caption {caption}");
+                }
+            }
         }
     }
 }
