@@ -310,6 +310,7 @@ impl Segments {
 
 /// Up-filters `row` below `above` into `out`.
 fn up(above: &[u8], row: &[u8], out: &mut [u8]) {
+    debug_assert!(above.len() == row.len() && out.len() == row.len());
     for ((out, &b), &a) in out.iter_mut().zip(row).zip(above) {
         *out = b.wrapping_sub(a);
     }
@@ -333,7 +334,7 @@ fn run_length(data: &[u8], byte: u8) -> usize {
     let rest = chunks.remainder();
     let mut count = 0;
     for chunk in chunks {
-        let word = u64::from_le_bytes(chunk.try_into().unwrap_or_default()) ^ pattern;
+        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes")) ^ pattern;
         if word != 0 {
             return count + (word.trailing_zeros() / 8) as usize;
         }
@@ -348,7 +349,7 @@ fn trailing_zeros(data: &[u8]) -> usize {
     let rest = chunks.remainder();
     let mut count = 0;
     for chunk in chunks {
-        let word = u64::from_be_bytes(chunk.try_into().unwrap_or_default());
+        let word = u64::from_be_bytes(chunk.try_into().expect("eight bytes"));
         if word != 0 {
             return count + (word.trailing_zeros() / 8) as usize;
         }
@@ -474,6 +475,21 @@ fn chunk(png: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
     png.extend_from_slice(&crc.finalize().to_be_bytes());
 }
 
+/// The palette indices of an indexed PNG, decoded by the png crate with both its checksums
+/// (each chunk's CRC and the image data's Adler-32) checked.
+#[cfg(test)]
+pub(super) fn decode(png: &[u8]) -> Vec<u8> {
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(png));
+    decoder.ignore_checksums(false);
+    let mut reader = decoder.read_info().expect("a PNG header");
+    let mut out = vec![0; reader.output_buffer_size().expect("a size")];
+    let info = reader
+        .next_frame(&mut out)
+        .expect("a frame with right checksums");
+    out.truncate(info.buffer_size());
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -489,15 +505,6 @@ mod tests {
             above = row;
         }
         stream.finish((width, height), palette)
-    }
-
-    fn inflate(png: &[u8]) -> Vec<u8> {
-        let decoder = png::Decoder::new(std::io::Cursor::new(png));
-        let mut reader = decoder.read_info().expect("a PNG header");
-        let mut out = vec![0; reader.output_buffer_size().expect("a size")];
-        let info = reader.next_frame(&mut out).expect("a frame");
-        out.truncate(info.buffer_size());
-        out
     }
 
     /// The zlib stream of a PNG written here, checked by an independent inflater that also
@@ -529,7 +536,7 @@ mod tests {
         for (width, height) in [(1, 1), (3, 2), (97, 41), (600, 300)] {
             let indices = sample(width, height);
             let png = whole(&indices, (width as u32, height as u32), &palette);
-            assert_eq!(inflate(&png), indices, "{width}x{height}");
+            assert_eq!(decode(&png), indices, "{width}x{height}");
             assert_eq!(
                 zlib_data(&png).len(),
                 (width + 1) * height,
@@ -562,8 +569,40 @@ mod tests {
                 above = row;
             }
             let png = stream.finish((width as u32, 3), &palette);
-            assert_eq!(inflate(&png), rows.concat(), "run of {run}");
+            assert_eq!(decode(&png), rows.concat(), "run of {run}");
             zlib_data(&png);
+        }
+    }
+
+    /// Bits written one code at a time and bits appended from kept words come out in order,
+    /// at every bit position a stream can be at.
+    #[test]
+    fn bits_append_at_every_offset() {
+        let pattern = |n: u32, seed: u32| -> Vec<bool> {
+            (0..n).map(|i| (i * 7 + seed).is_multiple_of(3)).collect()
+        };
+        for before in 0..=130 {
+            for kept in 0..=130 {
+                let (first, second) = (pattern(before, 1), pattern(kept, 2));
+                let mut source = Bits::default();
+                for &bit in &second {
+                    source.put_bits(u64::from(bit), 1);
+                }
+                source.align();
+                let mut bits = Bits::default();
+                for &bit in &first {
+                    bits.put_bits(u64::from(bit), 1);
+                }
+                bits.append(&source.words, kept);
+                bits.put_bits(1, 1);
+                let bytes = bits.into_bytes();
+                let read: Vec<bool> = (0..before + kept + 1)
+                    .map(|i| bytes[(i / 8) as usize] >> (i % 8) & 1 == 1)
+                    .collect();
+                let mut expected = [first, second].concat();
+                expected.push(true);
+                assert_eq!(read, expected, "{before} bits, then {kept} appended");
+            }
         }
     }
 

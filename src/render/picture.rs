@@ -244,8 +244,8 @@ impl Picture {
     /// The picture as a PNG. Each row is cut into segments along the squares' columns and the
     /// margins; a segment within a square below its first row, or within the static board
     /// with the static board above it, is copied compressed from the square's tile or from
-    /// the static board's rows. Only the caption band and the first rows of the squares drawn
-    /// on and of those below them are compressed afresh.
+    /// the static board's rows. Only the caption band and the first rows of the squares that
+    /// show more than the static board, and of those right below them, are compressed afresh.
     pub(crate) fn png(&self) -> Result<Vec<u8>, RenderError> {
         let (indices, tiles) = self.indexed_tiles()?;
         let layout = &self.layout;
@@ -266,7 +266,7 @@ impl Picture {
             let (column, band) = ((x as usize - margin) / sq, (y as usize - margin) / sq);
             screen[band * files + column] = tile.as_deref();
         }
-        let drawn = |band: usize, column: usize| screen[band * files + column].is_some();
+        let shown = |band: usize, column: usize| screen[band * files + column].is_some();
         let board_end = margin + ranks * sq;
         let zero = vec![0; width];
         let mut stream = Stream::new();
@@ -294,10 +294,10 @@ impl Picture {
                             }
                             false
                         } else {
-                            drawn(band, column) || (band > 0 && drawn(band - 1, column))
+                            shown(band, column) || (band > 0 && shown(band - 1, column))
                         }
                     }
-                    Some(column) => on_board == board_end && drawn(ranks - 1, column),
+                    Some(column) => on_board == board_end && shown(ranks - 1, column),
                     None => false,
                 };
                 if fresh {
@@ -532,6 +532,7 @@ fn contents(layout: &Layout, view: &BoardView, options: &RenderOptions) -> Vec<S
 mod tests {
     use super::*;
     use crate::render::Caption;
+    use crate::render::encode::decode;
     use crate::rules::Color;
     use crate::rules::{MoveMarks, Variant, VariantPosition};
 
@@ -665,54 +666,64 @@ mod tests {
         }
     }
 
-    /// A picture's PNG decodes to its palette indices, whether its squares were drawn,
-    /// copied from kept ones, or plain, with and without a caption, from both sides, with
-    /// marks on the first and last bands of squares.
+    /// A picture's PNG decodes to its palette indices with right checksums, whether its
+    /// squares were drawn, copied from kept ones, or plain (also in the last band, and below
+    /// and above squares shown), with and without a caption, from both sides, at the smallest
+    /// size and an odd one.
     #[test]
     fn pictures_decode_to_their_indices() {
-        // A size no other test draws at, so the first picture draws every square.
-        const SIZE: u32 = 383;
-        for variant in Variant::ALL {
-            let position = VariantPosition::start(variant);
-            let theme = Theme::for_variant(variant);
-            let view = position.board_view();
-            let corners: Vec<Coord> = {
-                let layout = Layout::new(theme, SIZE, false, false).expect("a layout");
-                let all: Vec<Coord> = layout.coords().collect();
-                vec![all[0], all[all.len() - 1]]
-            };
-            for (caption, side) in [(true, Color::White), (false, Color::Black)] {
-                let options = RenderOptions {
-                    last: Some(MoveMarks {
-                        from: vec![corners[0]],
-                        to: vec![corners[1]],
-                        ..MoveMarks::default()
-                    }),
-                    checked: vec![corners[1]],
-                    side: Some(side),
-                    caption: caption.then(|| Caption {
-                        white: String::from("alice"),
-                        black: String::from("bob"),
-                        move_number: 3,
-                        to_move: Some(side),
-                        deadline: None,
-                        status: None,
-                    }),
-                    size: SIZE,
+        // 383: a size no other test draws at, so the first picture draws every square.
+        for size in [super::super::MIN_SIZE, 383] {
+            for variant in Variant::ALL {
+                let position = VariantPosition::start(variant);
+                let theme = Theme::for_variant(variant);
+                let view = position.board_view();
+                let corners: Vec<Coord> = {
+                    let layout = Layout::new(theme, size, false, false).expect("a layout");
+                    let all: Vec<Coord> = layout.coords().collect();
+                    vec![all[0], all[all.len() - 1]]
                 };
                 let mut shifted = view.clone();
                 shifted.cells.rotate_right(1);
-                for view in [&view, &view, &shifted] {
-                    let layout = super::super::layout(theme, &options).expect("a layout");
-                    let picture = draw(&layout, view, &options).expect("draws");
-                    let png = picture.png().expect("a PNG");
-                    let indices = picture.indexed().expect("indices");
-                    picture.recycle();
-                    let decoder = png::Decoder::new(std::io::Cursor::new(png));
-                    let mut reader = decoder.read_info().expect("a PNG header");
-                    let mut out = vec![0; reader.output_buffer_size().expect("a size")];
-                    reader.next_frame(&mut out).expect("a frame");
-                    assert!(out == indices, "{variant:?}, caption {caption}");
+                let mut sparse = view.clone();
+                for cell in sparse.cells.iter_mut().step_by(2) {
+                    *cell = Cell::Empty;
+                }
+                for (caption, side) in [
+                    (true, Color::White),
+                    (true, Color::Black),
+                    (false, Color::White),
+                    (false, Color::Black),
+                ] {
+                    let options = RenderOptions {
+                        last: Some(MoveMarks {
+                            from: vec![corners[0]],
+                            to: vec![corners[1]],
+                            ..MoveMarks::default()
+                        }),
+                        checked: vec![corners[1]],
+                        side: Some(side),
+                        caption: caption.then(|| Caption {
+                            white: String::from("alice"),
+                            black: String::from("bob"),
+                            move_number: 3,
+                            to_move: Some(side),
+                            deadline: None,
+                            status: None,
+                        }),
+                        size,
+                    };
+                    for view in [&view, &view, &shifted, &sparse] {
+                        let layout = super::super::layout(theme, &options).expect("a layout");
+                        let picture = draw(&layout, view, &options).expect("draws");
+                        let png = picture.png().expect("a PNG");
+                        let indices = picture.indexed().expect("indices");
+                        picture.recycle();
+                        assert!(
+                            decode(&png) == indices,
+                            "{variant:?} at {size}, caption {caption}, {side:?}"
+                        );
+                    }
                 }
             }
         }
