@@ -76,7 +76,7 @@ impl Layout {
     }
 
     /// Screen column and row of a square.
-    fn cell(&self, at: Coord) -> (u32, u32) {
+    pub(super) fn cell(&self, at: Coord) -> (u32, u32) {
         if self.flipped {
             (u32::from(self.files - 1 - at.file), u32::from(at.rank))
         } else {

@@ -262,12 +262,38 @@ impl Picture {
         // left).
         let mut screen: Vec<Option<&Tile>> = vec![None; files * ranks];
         for (at, tile) in layout.coords().zip(&tiles) {
-            let (x, y) = layout.base_origin(at);
-            let (column, band) = ((x as usize - margin) / sq, (y as usize - margin) / sq);
-            screen[band * files + column] = tile.as_deref();
+            let (column, band) = layout.cell(at);
+            screen[band as usize * files + column as usize] = tile.as_deref();
         }
         let shown = |band: usize, column: usize| screen[band * files + column].is_some();
         let board_end = margin + ranks * sq;
+        // Where the segment in column `c` of board row `on_board` comes from.
+        let source = |on_board: usize, c: usize| {
+            let Some(column) = c.checked_sub(1).filter(|&column| column < files) else {
+                return Source::Board;
+            };
+            if !(margin..board_end).contains(&on_board) {
+                let below_shown = on_board == board_end && shown(ranks - 1, column);
+                return if below_shown {
+                    Source::Fresh
+                } else {
+                    Source::Board
+                };
+            }
+            let (band, offset) = ((on_board - margin) / sq, (on_board - margin) % sq);
+            match screen[band * files + column] {
+                Some(tile) if offset > 0 => Source::Tile(tile.rows(sq), offset - 1),
+                None if offset > 0 => Source::Board,
+                here => {
+                    let above_shown = band > 0 && shown(band - 1, column);
+                    if here.is_some() || above_shown {
+                        Source::Fresh
+                    } else {
+                        Source::Board
+                    }
+                }
+            }
+        };
         let zero = vec![0; width];
         let mut stream = Stream::new();
         for y in 0..height {
@@ -283,27 +309,12 @@ impl Picture {
             }
             let on_board = y - caption;
             for (c, span) in columns.iter().enumerate() {
-                let column = c.checked_sub(1).filter(|&column| column < files);
-                let fresh = match column {
-                    Some(column) if (margin..board_end).contains(&on_board) => {
-                        let (band, offset) = ((on_board - margin) / sq, (on_board - margin) % sq);
-                        if offset > 0 {
-                            if let Some(tile) = screen[band * files + column] {
-                                stream.kept(tile.rows(sq), offset - 1, span.len());
-                                continue;
-                            }
-                            false
-                        } else {
-                            shown(band, column) || (band > 0 && shown(band - 1, column))
-                        }
+                match source(on_board, c) {
+                    Source::Tile(rows, index) => stream.kept(rows, index, span.len()),
+                    Source::Board => {
+                        stream.kept(&board_rows, on_board * columns.len() + c, span.len());
                     }
-                    Some(column) => on_board == board_end && shown(ranks - 1, column),
-                    None => false,
-                };
-                if fresh {
-                    stream.fresh(&above[span.clone()], &row[span.clone()]);
-                } else {
-                    stream.kept(&board_rows, on_board * columns.len() + c, span.len());
+                    Source::Fresh => stream.fresh(&above[span.clone()], &row[span.clone()]),
                 }
             }
         }
@@ -364,6 +375,16 @@ fn drawn<'a>(
         })
 }
 
+/// Where a segment of a PNG row comes from.
+enum Source<'a> {
+    /// A kept square's compressed rows below its first, and which of them.
+    Tile(&'a Segments, usize),
+    /// The static board's compressed rows.
+    Board,
+    /// Compressed afresh from the picture's indices.
+    Fresh,
+}
+
 /// The pixel columns each row of a picture is cut into for compression: the left margin, each
 /// file's squares, the right margin.
 fn columns(layout: &Layout) -> Vec<Range<usize>> {
@@ -386,9 +407,10 @@ fn board_rows(layout: &Layout) -> Result<Arc<Segments>, RenderError> {
         let width = layout.width as usize;
         let zero = vec![0; width];
         let mut rows = Segments::default();
+        let columns = columns(layout);
         let mut above = &zero[..];
         for row in indices.chunks_exact(width) {
-            for span in columns(layout) {
+            for span in columns.iter().cloned() {
                 rows.push_up(&above[span.clone()], &row[span]);
             }
             above = row;
