@@ -2,6 +2,7 @@
 //! [`super::base`] (a hole, the last move's marks, a check, pieces), and the caption.
 
 use std::fmt::Write as _;
+use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
 use resvg::tiny_skia::{FillRule, Paint, Path, PathBuilder, Pixmap, Rect, Transform};
@@ -176,35 +177,33 @@ pub(crate) fn validate(
 /// How many static boards (each theme, size and viewpoint) are kept: a bot uses a handful.
 pub(super) const BASE_LIMIT: usize = 32;
 
-/// Draws one square's content on the canvas: the hole, the last move's marks, a check, then
-/// the pieces.
+/// Draws one square's content on `square`, a pixmap of the square alone showing its ground:
+/// the hole, the last move's marks, a check, then the pieces. Nothing crosses the square's
+/// edge.
 pub(super) fn draw_square(
-    canvas: &mut Pixmap,
+    square: &mut Pixmap,
     layout: &Layout,
-    at: Coord,
     content: &SquareContent,
 ) -> Result<(), RenderError> {
     if content.hole {
-        fill_square(canvas, layout, at, layout.theme.palette().hole, 255);
+        fill_square(square, layout, layout.theme.palette().hole, 255);
     }
     for _ in 0..content.highlights {
-        fill_square(canvas, layout, at, HIGHLIGHT, HIGHLIGHT_ALPHA);
-        frame_square(canvas, layout, at, HIGHLIGHT, 0);
+        fill_square(square, layout, HIGHLIGHT, HIGHLIGHT_ALPHA);
+        frame_square(square, layout, HIGHLIGHT, 0);
     }
     for _ in 0..content.removed {
-        frame_square(canvas, layout, at, HIGHLIGHT, tile_inset(layout.sq));
+        frame_square(square, layout, HIGHLIGHT, tile_inset(layout.sq));
     }
     for _ in 0..content.captures {
-        capture_corners(canvas, layout, at);
+        capture_corners(square, layout);
     }
     for _ in 0..content.checks {
-        let glow = check_glow(layout.sq)?;
-        let (x, y) = layout.origin(at);
-        blit(canvas, &glow, x, y);
-        frame_square(canvas, layout, at, CHECK, 0);
+        blit(square, &*check_glow(layout.sq)?, 0, 0);
+        frame_square(square, layout, CHECK, 0);
     }
     if !content.pieces.is_empty() {
-        draw_pieces(canvas, layout, at, &content.pieces)?;
+        draw_pieces(square, layout, &content.pieces)?;
     }
     Ok(())
 }
@@ -254,10 +253,9 @@ fn fill_rect(canvas: &mut Pixmap, x: f32, y: f32, w: f32, h: f32, paint: &Paint<
     }
 }
 
-fn fill_square(canvas: &mut Pixmap, layout: &Layout, at: Coord, color: Rgb, alpha: u8) {
-    let (x, y) = layout.origin(at);
+fn fill_square(square: &mut Pixmap, layout: &Layout, color: Rgb, alpha: u8) {
     let sq = layout.sq as f32;
-    fill_rect(canvas, x as f32, y as f32, sq, sq, &paint(color, alpha));
+    fill_rect(square, 0.0, 0.0, sq, sq, &paint(color, alpha));
 }
 
 /// How strongly the last move's squares are tinted (of 255).
@@ -269,22 +267,20 @@ fn frame_width(sq: u32) -> u32 {
 }
 
 /// A solid frame just inside a square, `inset` pixels in from its edge.
-fn frame_square(canvas: &mut Pixmap, layout: &Layout, at: Coord, color: Rgb, inset: u32) {
-    let (x, y) = layout.origin(at);
-    let (x, y) = ((x + inset) as f32, (y + inset) as f32);
+fn frame_square(square: &mut Pixmap, layout: &Layout, color: Rgb, inset: u32) {
+    let (x, y) = (inset as f32, inset as f32);
     let side = (layout.sq - 2 * inset) as f32;
     let w = frame_width(layout.sq) as f32;
     let paint = paint(color, 255);
-    fill_rect(canvas, x, y, side, w, &paint);
-    fill_rect(canvas, x, y + side - w, side, w, &paint);
-    fill_rect(canvas, x, y, w, side, &paint);
-    fill_rect(canvas, x + side - w, y, w, side, &paint);
+    fill_rect(square, x, y, side, w, &paint);
+    fill_rect(square, x, y + side - w, side, w, &paint);
+    fill_rect(square, x, y, w, side, &paint);
+    fill_rect(square, x + side - w, y, w, side, &paint);
 }
 
 /// Triangles in the four corners of a square where something was captured.
-fn capture_corners(canvas: &mut Pixmap, layout: &Layout, at: Coord) {
-    let (x, y) = layout.origin(at);
-    let (x, y, sq) = (x as f32, y as f32, layout.sq as f32);
+fn capture_corners(square: &mut Pixmap, layout: &Layout) {
+    let (x, y, sq) = (0.0, 0.0, layout.sq as f32);
     let leg = sq * 0.26;
     let mut builder = PathBuilder::new();
     for (cx, cy, dx, dy) in [
@@ -299,7 +295,7 @@ fn capture_corners(canvas: &mut Pixmap, layout: &Layout, at: Coord) {
         builder.close();
     }
     if let Some(path) = builder.finish() {
-        fill_shape(canvas, &path, CAPTURE);
+        fill_shape(square, &path, CAPTURE);
     }
 }
 
@@ -334,17 +330,15 @@ fn check_glow(sq: u32) -> Result<Arc<Pixmap>, RenderError> {
 /// Draws the pieces of one square: one piece fills it, a stack shows each piece at half size,
 /// two to a row, in the order of the position text.
 fn draw_pieces(
-    canvas: &mut Pixmap,
+    square: &mut Pixmap,
     layout: &Layout,
-    at: Coord,
     pieces: &[PieceView],
 ) -> Result<(), RenderError> {
-    let (x, y) = layout.origin(at);
     let sq = layout.sq;
     if let [piece] = pieces {
         let px = sq * 9 / 10;
         let sprite = piece_sprite(layout.theme, *piece, px)?;
-        blit(canvas, &sprite, x + (sq - px) / 2, y + (sq - px) / 2);
+        blit(square, &sprite, (sq - px) / 2, (sq - px) / 2);
         return Ok(());
     }
     // Rows of two in reading order; a row of one and a single row are centred, so a pair sits
@@ -355,11 +349,11 @@ fn draw_pieces(
     for (index, piece) in pieces.iter().enumerate() {
         let (col, row) = ((index % 2) as u32, (index / 2) as u32);
         let in_row = (pieces.len() - 2 * row as usize).min(2) as u32;
-        let left = x + (sq - in_row * half) / 2 + col * half;
-        let top = y + (sq - rows * half) / 2 + row * half;
+        let left = (sq - in_row * half) / 2 + col * half;
+        let top = (sq - rows * half) / 2 + row * half;
         let sprite = piece_sprite(layout.theme, *piece, px)?;
         blit(
-            canvas,
+            square,
             &sprite,
             left + (half - px) / 2,
             top + (half - px) / 2,
@@ -376,56 +370,35 @@ fn piece_sprite(theme: Theme, piece: PieceView, px: u32) -> Result<Arc<Pixmap>, 
     }
 }
 
-/// The caption band: the players (the side to move in bold, its disc ringed in the highlight
-/// colour), then the move number, whose turn it is (nobody's once the game is over), the
-/// deadline and the status; last the theme's legend where it fits.
-pub(super) fn draw_caption(canvas: &mut Pixmap, layout: &Layout, caption: &Caption) {
+/// One part of the caption band, as it is drawn: a picture's caption is its players, then its
+/// status, then (where it fits) the theme's legend, each in its own rows.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(super) enum CaptionPart {
+    /// The players' names, shortened, with their discs: the side to move in bold, its disc
+    /// ringed in the highlight colour.
+    Players {
+        white: String,
+        black: String,
+        to_move: Option<Color>,
+    },
+    /// The move number, whose turn it is (nobody's once the game is over), the deadline and
+    /// the status.
+    Status(String),
+    /// The theme's legend.
+    Legend,
+}
+
+/// The caption's parts, each with the rows of the band it fills. The rows split the band
+/// between the lines of text, where no glyph and no disc reaches; a part is drawn clipped to
+/// its rows.
+pub(super) fn caption_parts(layout: &Layout, caption: &Caption) -> Vec<(CaptionPart, Range<u32>)> {
     let theme = layout.theme;
-    let palette = theme.palette();
-    let w = layout.width as f32;
     let font = caption_font(layout.width) as f32;
-    let m = layout.margin as f32;
-    let line1 = font * 1.35;
-    let line2 = font * 2.75;
-    let r = font * 0.45;
-    fill_rect(
-        canvas,
-        0.0,
-        0.0,
-        w,
-        layout.caption as f32,
-        &paint(palette.frame, 255),
-    );
-    for (color, name) in [
-        (Color::White, &caption.white),
-        (Color::Black, &caption.black),
-    ] {
-        let pieces = theme.pieces(color);
-        let to_move = Some(color) == caption.to_move;
-        let (cx, anchor, tx) = match color {
-            Color::White => (m + r, Anchor::Start, m + 2.0 * r + font * 0.4),
-            Color::Black => (w - m - r, Anchor::End, w - m - 2.0 * r - font * 0.4),
-        };
-        let ring = if to_move { HIGHLIGHT } else { pieces.line };
-        let ring_width = if to_move { font * 0.18 } else { font * 0.08 };
-        disc(canvas, cx, line1 - font * 0.35, r + ring_width, ring);
-        disc(canvas, cx, line1 - font * 0.35, r, pieces.body);
-        let weight = if to_move {
-            Weight::Bold
-        } else {
-            Weight::Regular
-        };
-        text::draw(
-            canvas,
-            &shorten(name, 22),
-            tx,
-            line1,
-            font,
-            weight,
-            palette.text,
-            anchor,
-        );
-    }
+    let players = CaptionPart::Players {
+        white: shorten(&caption.white, 22),
+        black: shorten(&caption.black, 22),
+        to_move: caption.to_move,
+    };
     let mut status = format!("Move {}", caption.move_number);
     if let Some(side) = caption.to_move {
         let _ = write!(status, " · {} to move", theme.side_name(side));
@@ -436,27 +409,81 @@ pub(super) fn draw_caption(canvas: &mut Pixmap, layout: &Layout, caption: &Capti
     if let Some(extra) = &caption.status {
         let _ = write!(status, " · {}", shorten(extra, 40));
     }
-    text::draw(
-        canvas,
-        &status,
-        w / 2.0,
-        line2,
-        font * 0.85,
-        Weight::Regular,
-        palette.text,
-        Anchor::Middle,
-    );
-    if let Some(legend) = theme.legend().filter(|_| layout.legend) {
-        text::draw(
-            canvas,
-            legend,
+    let below_players = (font * 1.8).round() as u32;
+    if !layout.legend {
+        return vec![
+            (players, 0..below_players),
+            (CaptionPart::Status(status), below_players..layout.caption),
+        ];
+    }
+    let below_status = (font * 3.07).round() as u32;
+    vec![
+        (players, 0..below_players),
+        (CaptionPart::Status(status), below_players..below_status),
+        (CaptionPart::Legend, below_status..layout.caption),
+    ]
+}
+
+/// Draws a caption part on `strip`, a pixmap of the band's rows from `top` down.
+pub(super) fn draw_caption_part(strip: &mut Pixmap, layout: &Layout, part: &CaptionPart, top: u32) {
+    let theme = layout.theme;
+    let palette = theme.palette();
+    let w = layout.width as f32;
+    let font = caption_font(layout.width) as f32;
+    let m = layout.margin as f32;
+    let top = top as f32;
+    strip.fill(palette.frame.skia_alpha(255));
+    match part {
+        CaptionPart::Players {
+            white,
+            black,
+            to_move,
+        } => {
+            let line = font * 1.35 - top;
+            let r = font * 0.45;
+            for (color, name) in [(Color::White, white), (Color::Black, black)] {
+                let pieces = theme.pieces(color);
+                let to_move = Some(color) == *to_move;
+                let (cx, anchor, tx) = match color {
+                    Color::White => (m + r, Anchor::Start, m + 2.0 * r + font * 0.4),
+                    Color::Black => (w - m - r, Anchor::End, w - m - 2.0 * r - font * 0.4),
+                };
+                let ring = if to_move { HIGHLIGHT } else { pieces.line };
+                let ring_width = if to_move { font * 0.18 } else { font * 0.08 };
+                disc(strip, cx, line - font * 0.35, r + ring_width, ring);
+                disc(strip, cx, line - font * 0.35, r, pieces.body);
+                let weight = if to_move {
+                    Weight::Bold
+                } else {
+                    Weight::Regular
+                };
+                text::draw(strip, name, tx, line, font, weight, palette.text, anchor);
+            }
+        }
+        CaptionPart::Status(status) => text::draw(
+            strip,
+            status,
             w / 2.0,
-            font * 3.85,
-            legend_font(font as u32),
+            font * 2.75 - top,
+            font * 0.85,
             Weight::Regular,
             palette.text,
             Anchor::Middle,
-        );
+        ),
+        CaptionPart::Legend => {
+            if let Some(legend) = theme.legend() {
+                text::draw(
+                    strip,
+                    legend,
+                    w / 2.0,
+                    font * 3.85 - top,
+                    legend_font(font as u32),
+                    Weight::Regular,
+                    palette.text,
+                    Anchor::Middle,
+                );
+            }
+        }
     }
 }
 

@@ -172,10 +172,7 @@ pub fn render_view(
     view: &BoardView,
     options: &RenderOptions,
 ) -> Result<Vec<u8>, RenderError> {
-    let picture = draw_view(theme, view, options)?;
-    let png = picture.png();
-    picture.recycle();
-    png
+    draw_view(theme, view, options)?.png()
 }
 
 /// Draws a view into a picture.

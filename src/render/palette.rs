@@ -2,8 +2,8 @@
 //! them small) and GIF replays: the theme's exact colours, half-tone blends of the pieces'
 //! colours with the squares (the anti-aliased edges), and a colour cube for everything else.
 
-use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock, PoisonError};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU16, Ordering};
 
 use resvg::tiny_skia::Pixmap;
 
@@ -29,11 +29,13 @@ const ART_COLOURS: [Rgb; 9] = [
 const LOOKUP_BITS: u32 = 6;
 const UNSET: u16 = u16::MAX;
 
-/// A theme's palette and a nearest-colour table filled as colours turn up.
-#[derive(Debug, Clone)]
+/// A theme's palette and a nearest-colour table filled as colours turn up. Each slot's answer
+/// depends only on the slot, so threads fill the table side by side without a lock: two that
+/// fill the same slot at once write the same value.
+#[derive(Debug)]
 pub(crate) struct Quantiser {
     palette: Vec<Rgb>,
-    lookup: Vec<u16>,
+    lookup: Box<[AtomicU16]>,
 }
 
 /// `over` laid on `under` with `alpha` (of 255) opacity.
@@ -94,7 +96,10 @@ impl Quantiser {
         for (index, c) in palette.iter().enumerate().rev() {
             lookup[Quantiser::key(c.0, c.1, c.2)] = index as u16;
         }
-        Quantiser { palette, lookup }
+        Quantiser {
+            palette,
+            lookup: lookup.into_iter().map(AtomicU16::new).collect(),
+        }
     }
 
     /// The lookup table slot of a colour.
@@ -107,89 +112,68 @@ impl Quantiser {
 
     /// The palette index for a colour: the palette colour nearest to the centre of the colour's
     /// table slot, so the answer never depends on which colours were seen first.
-    fn index(&mut self, r: u8, g: u8, b: u8) -> u8 {
+    fn index(&self, r: u8, g: u8, b: u8) -> u8 {
         let key = Quantiser::key(r, g, b);
-        if self.lookup[key] == UNSET {
-            let shift = 8 - LOOKUP_BITS;
-            let centre = |c: u8| (c >> shift << shift) | (1 << (shift - 1));
-            let (r, g, b) = (centre(r), centre(g), centre(b));
-            // Weighted roughly by the eye's sensitivity, so greens and greys stay true.
-            let distance = |c: &Rgb| {
-                let d = |a: u8, b: u8| (i32::from(a) - i32::from(b)).pow(2);
-                d(c.0, r) * 3 + d(c.1, g) * 4 + d(c.2, b) * 2
-            };
-            let (best, _) = self
-                .palette
-                .iter()
-                .enumerate()
-                .min_by_key(|(_, c)| distance(c))
-                .expect("the palette holds the colour cube");
-            self.lookup[key] = best as u16;
+        let known = self.lookup[key].load(Ordering::Relaxed);
+        if known != UNSET {
+            return known as u8;
         }
-        self.lookup[key] as u8
+        let shift = 8 - LOOKUP_BITS;
+        let centre = |c: u8| (c >> shift << shift) | (1 << (shift - 1));
+        let (r, g, b) = (centre(r), centre(g), centre(b));
+        // Weighted roughly by the eye's sensitivity, so greens and greys stay true.
+        let distance = |c: &Rgb| {
+            let d = |a: u8, b: u8| (i32::from(a) - i32::from(b)).pow(2);
+            d(c.0, r) * 3 + d(c.1, g) * 4 + d(c.2, b) * 2
+        };
+        let (best, _) = self
+            .palette
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, c)| distance(c))
+            .expect("the palette holds the colour cube");
+        self.lookup[key].store(best as u16, Ordering::Relaxed);
+        best as u8
     }
 
-    /// An opaque pixmap as palette indices. Pictures are mostly runs of one colour, so the
-    /// last pixel's index is remembered and most lookups are skipped.
-    pub(crate) fn indexed(&mut self, pixmap: &Pixmap) -> Vec<u8> {
+    /// An opaque pixmap as palette indices.
+    pub(crate) fn indexed(&self, pixmap: &Pixmap) -> Vec<u8> {
         let mut indices = vec![0; pixmap.data().len() / 4];
-        self.reindex(
-            pixmap,
-            &mut indices,
-            (0, 0, pixmap.width(), pixmap.height()),
-        );
+        self.reindex(pixmap, None, &mut indices);
         indices
     }
 
-    /// Re-indexes the `width` x `height` rectangle at (`x`, `y`) of `pixmap` into `indices`
-    /// (one index per pixel of the whole pixmap).
-    pub(crate) fn reindex(
-        &mut self,
-        pixmap: &Pixmap,
-        indices: &mut [u8],
-        rect: (u32, u32, u32, u32),
-    ) {
-        self.reindex_over(pixmap, None, indices, rect);
-    }
-
-    /// Like [`Quantiser::reindex`], for a rectangle whose `indices` already hold those of
-    /// `under` (the picture before it was drawn on, starting `under.1` rows lower on
-    /// `pixmap`): only the pixels drawn over are looked up.
-    pub(crate) fn reindex_over(
-        &mut self,
-        pixmap: &Pixmap,
-        under: Option<(&Pixmap, u32)>,
-        indices: &mut [u8],
-        (x, y, width, height): (u32, u32, u32, u32),
-    ) {
-        let stride = pixmap.width() as usize;
-        let data = pixmap.data();
+    /// An opaque pixmap as palette indices, into `indices` (one per pixel). With `under`, a
+    /// pixmap of the same size whose indices `indices` already holds (the pixmap before it was
+    /// drawn on), only the pixels drawn over are looked up. Pictures are mostly runs of one
+    /// colour, so the last pixel's index is remembered and most lookups are skipped.
+    pub(crate) fn reindex(&self, pixmap: &Pixmap, under: Option<&Pixmap>, indices: &mut [u8]) {
         let word = |px: &[u8]| u32::from_le_bytes([px[0], px[1], px[2], px[3]]);
+        let pixels = pixmap.data().chunks_exact(4);
         let mut last = (u32::MAX, 0u8);
-        for row in y as usize..(y + height) as usize {
-            let start = row * stride + x as usize;
-            let end = start + width as usize;
-            let pixels = data[start * 4..end * 4].chunks_exact(4);
-            // The same row of the picture underneath, or this one's again when there is none.
-            let below = match under {
-                Some((under, offset)) => {
-                    let from = (row - offset as usize) * under.width() as usize + x as usize;
-                    &under.data()[from * 4..(from + width as usize) * 4]
+        let mut look = |index: &mut u8, px: &[u8]| {
+            let new = word(px);
+            if new != last.0 {
+                last = (new, self.index(px[0], px[1], px[2]));
+            }
+            *index = last.1;
+        };
+        match under {
+            Some(under) => {
+                debug_assert_eq!(under.data().len(), pixmap.data().len());
+                for (index, (px, old)) in indices
+                    .iter_mut()
+                    .zip(pixels.zip(under.data().chunks_exact(4)))
+                {
+                    if px != old {
+                        look(index, px);
+                    }
                 }
-                None => &data[start * 4..end * 4],
-            };
-            let pairs = indices[start..end]
-                .iter_mut()
-                .zip(pixels.zip(below.chunks_exact(4)));
-            for (index, (px, old)) in pairs {
-                let new = word(px);
-                if under.is_some() && new == word(old) {
-                    continue;
+            }
+            None => {
+                for (index, px) in indices.iter_mut().zip(pixels) {
+                    look(index, px);
                 }
-                if new != last.0 {
-                    last = (new, self.index(px[0], px[1], px[2]));
-                }
-                *index = last.1;
             }
         }
     }
@@ -200,12 +184,9 @@ impl Quantiser {
     }
 }
 
-/// Runs `f` with the theme's shared quantiser, whose table fills up over the process's life.
-pub(crate) fn with_quantiser<T>(theme: Theme, f: impl FnOnce(&mut Quantiser) -> T) -> T {
-    static QUANTISERS: OnceLock<Mutex<HashMap<Theme, Quantiser>>> = OnceLock::new();
-    let mut map = QUANTISERS
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner);
-    f(map.entry(theme).or_insert_with(|| Quantiser::new(theme)))
+/// The theme's shared quantiser, whose table fills up over the process's life.
+pub(crate) fn quantiser(theme: Theme) -> &'static Quantiser {
+    static QUANTISERS: [OnceLock<Quantiser>; Theme::ALL.len()] =
+        [const { OnceLock::new() }; Theme::ALL.len()];
+    QUANTISERS[theme as usize].get_or_init(|| Quantiser::new(theme))
 }

@@ -1,43 +1,36 @@
-//! A picture of one position: which squares show more than the static board, drawing the new
-//! ones on a kept canvas, and turning the whole into palette indices while keeping each drawn
-//! square's indices for the next pictures.
+//! A picture of one position, put together from blocks of palette indices kept between
+//! pictures: the static board, each square that shows more than it (its content drawn once on
+//! its ground), and the caption band's strips. The PNG copies each block's rows compressed.
 
-use std::collections::HashMap;
 use std::ops::Range;
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, OnceLock};
 
 use resvg::tiny_skia::{IntSize, Pixmap};
 
 use super::art::{Cache, cached, keep, lookup};
 use super::base::base;
-use super::board::{BASE_LIMIT, Layout, draw_caption, draw_square};
+use super::board::{
+    BASE_LIMIT, CaptionPart, Layout, caption_parts, draw_caption_part, draw_square,
+};
 use super::encode::{Segments, Stream};
-use super::palette::with_quantiser;
+use super::palette::quantiser;
 use super::theme::Theme;
-use super::{RenderError, RenderOptions};
+use super::{Caption, RenderError, RenderOptions};
 use crate::rules::{BoardView, Cell, Coord, PieceView};
 
-/// A drawn picture, with what it takes to turn it into palette indices cheaply.
+/// A drawn picture: the blocks it is put together from.
 #[derive(Debug)]
 pub(crate) struct Picture {
-    /// The canvas: the static board with the caption band and the squares drawn afresh. A
-    /// square whose palette indices were known is not drawn on it (see [`Square::Known`]).
-    canvas: Pixmap,
     layout: Layout,
-    /// Each square (by index `rank * files + file`).
-    squares: Vec<Square>,
-}
-
-/// How a square of a picture is made.
-#[derive(Debug)]
-enum Square {
-    /// It shows the static board.
-    Plain,
-    /// The same content on the same ground was drawn before: its palette indices are copied,
-    /// and nothing is drawn on the canvas.
-    Known(Arc<Tile>),
-    /// Drawn on the canvas; its palette indices are looked up and kept under the key.
-    Drawn(TileKey),
+    /// The caption band's strips, top to bottom (none without a caption).
+    strips: Vec<Arc<Block>>,
+    /// Each square's block (by index `rank * files + file`), when it shows more than the
+    /// static board.
+    squares: Vec<Option<Arc<Block>>>,
+    /// How many of the squares were drawn for this picture rather than known from earlier
+    /// ones.
+    #[cfg_attr(not(test), expect(dead_code, reason = "only the tests ask"))]
+    drawn: usize,
 }
 
 /// What one square shows beyond the static board, in the order it is drawn on the square.
@@ -66,24 +59,42 @@ struct TileKey {
     content: SquareContent,
 }
 
-/// A square's content drawn on its ground, as it comes out in every picture.
+/// The palette indices of a rectangle that comes out the same in every picture showing it (a
+/// square's content on its ground, or a strip of the caption), with its rows compressed.
 #[derive(Debug)]
-struct Tile {
-    /// Its palette indices, row by row.
+struct Block {
+    width: usize,
+    /// Row after row.
     indices: Vec<u8>,
     /// Its rows below the first, filtered and compressed as in a PNG (the first row's filtered
-    /// bytes depend on the square above), made the first time a PNG needs them.
+    /// bytes depend on what lies above it), made the first time a PNG needs them.
     rows: OnceLock<Segments>,
 }
 
-impl Tile {
-    fn rows(&self, sq: usize) -> &Segments {
+impl Block {
+    fn new(width: usize, indices: Vec<u8>) -> Block {
+        Block {
+            width,
+            indices,
+            rows: OnceLock::new(),
+        }
+    }
+
+    fn height(&self) -> usize {
+        self.indices.len() / self.width
+    }
+
+    fn row(&self, row: usize) -> &[u8] {
+        &self.indices[row * self.width..(row + 1) * self.width]
+    }
+
+    fn rows(&self) -> &Segments {
         self.rows.get_or_init(|| {
             let mut rows = Segments::default();
             for (above, row) in self
                 .indices
-                .chunks_exact(sq)
-                .zip(self.indices.chunks_exact(sq).skip(1))
+                .chunks_exact(self.width)
+                .zip(self.indices.chunks_exact(self.width).skip(1))
             {
                 rows.push_up(above, row);
             }
@@ -92,15 +103,20 @@ impl Tile {
     }
 }
 
-/// Each square's tile (by index), when it shows more than the static board.
-type Tiles = Vec<Option<Arc<Tile>>>;
-
 /// The squares drawn before, by content and ground.
-static TILES: Cache<TileKey, Tile> = OnceLock::new();
+static TILES: Cache<TileKey, Block> = OnceLock::new();
 
 /// How many squares' indices are kept (a few kilobytes each at the usual sizes): a game's
 /// pieces on each ground with and without the last move's marks, for many games at once.
 const TILE_LIMIT: usize = 4096;
+
+/// The caption strips drawn before that come back: the players of a game with each side to
+/// move, and the legends. (A status line names the move and its deadline: it is new in every
+/// picture, and drawn each time.)
+static STRIPS: Cache<(Layout, CaptionPart), Block> = OnceLock::new();
+
+/// How many caption strips are kept (tens of kilobytes each).
+const STRIP_LIMIT: usize = 512;
 
 /// Things made once for each static board (theme, size, viewpoint).
 type PerBoard<V> = Cache<(Theme, u32, bool), V>;
@@ -125,22 +141,11 @@ fn grounds(layout: &Layout) -> Result<Arc<Vec<Coord>>, RenderError> {
     static GROUNDS: PerBoard<Vec<Coord>> = OnceLock::new();
     per_board(&GROUNDS, layout, || {
         let base = base(layout)?;
-        let tile = |at: Coord| {
-            let (x, y) = layout.base_origin(at);
-            let (width, sq) = (layout.width as usize, layout.sq as usize);
-            (y as usize..y as usize + sq)
-                .flat_map(|row| {
-                    let start = (row * width + x as usize) * 4;
-                    &base.data()[start..start + sq * 4]
-                })
-                .copied()
-                .collect::<Vec<u8>>()
-        };
         let mut firsts: Vec<(Coord, Vec<u8>)> = Vec::new();
         Ok(layout
             .coords()
             .map(|at| {
-                let pixels = tile(at);
+                let pixels = square_of(layout, base.data(), 4, at);
                 match firsts.iter().find(|(_, first)| *first == pixels) {
                     Some((first, _)) => *first,
                     None => {
@@ -153,236 +158,127 @@ fn grounds(layout: &Layout) -> Result<Arc<Vec<Coord>>, RenderError> {
     })
 }
 
+/// The bytes of one square of the static board, row after row, from `data` holding `bytes`
+/// bytes a pixel.
+fn square_of(layout: &Layout, data: &[u8], bytes: usize, at: Coord) -> Vec<u8> {
+    let (x, y) = layout.base_origin(at);
+    let (width, sq) = (layout.width as usize, layout.sq as usize);
+    let mut square = Vec::with_capacity(sq * sq * bytes);
+    for row in y as usize..y as usize + sq {
+        let start = (row * width + x as usize) * bytes;
+        square.extend_from_slice(&data[start..start + sq * bytes]);
+    }
+    square
+}
+
+/// A pixmap of `width` x `height` pixels holding `data`.
+fn pixmap(data: Vec<u8>, width: u32, height: u32) -> Result<Pixmap, RenderError> {
+    IntSize::from_wh(width, height)
+        .and_then(|size| Pixmap::from_vec(data, size))
+        .ok_or(RenderError::Size(width))
+}
+
 impl Picture {
     pub(crate) fn width(&self) -> u32 {
-        self.canvas.width()
+        self.layout.width
     }
 
     pub(crate) fn height(&self) -> u32 {
-        self.canvas.height()
+        self.layout.height
     }
 
-    /// The squares drawn on the canvas, with the keys their indices are kept under.
-    fn drawn_on(&self) -> impl Iterator<Item = (Coord, &TileKey)> + '_ {
-        drawn(&self.layout, &self.squares)
-    }
-
-    /// The picture as palette indices: the static board's indices are computed once per
-    /// layout and copied, the indices of squares known from earlier pictures are copied, and
-    /// only the caption band and the squares drawn afresh are looked up (then kept).
+    /// The picture as palette indices, one per pixel.
     pub(crate) fn indexed(&self) -> Result<Vec<u8>, RenderError> {
-        Ok(self.indexed_tiles()?.0)
-    }
-
-    /// The picture as palette indices (see [`Picture::indexed`]), with each square's tile when
-    /// it shows more than the static board.
-    fn indexed_tiles(&self) -> Result<(Vec<u8>, Tiles), RenderError> {
         let layout = &self.layout;
-        let theme = layout.theme;
-        let base_indices = base_indices(layout)?;
-        let band = (layout.caption * layout.width) as usize;
-        let mut indices = Vec::with_capacity(band + base_indices.len());
-        indices.resize(band, 0);
-        indices.extend_from_slice(&base_indices);
+        let base = base_indices(layout)?;
         let (width, sq) = (layout.width as usize, layout.sq as usize);
-        let rows = |at: Coord| {
+        let mut indices = Vec::with_capacity(width * layout.height as usize);
+        for strip in &self.strips {
+            indices.extend_from_slice(&strip.indices);
+        }
+        indices.extend_from_slice(&base);
+        for (at, tile) in layout.coords().zip(&self.squares) {
+            let Some(tile) = tile else {
+                continue;
+            };
             let (x, y) = layout.origin(at);
-            (0..sq).map(move |row| {
+            for row in 0..sq {
                 let start = (y as usize + row) * width + x as usize;
-                (row * sq, start..start + sq)
-            })
-        };
-        for (at, square) in layout.coords().zip(&self.squares) {
-            if let Square::Known(tile) = square {
-                for (from, to) in rows(at) {
-                    indices[to].copy_from_slice(&tile.indices[from..from + sq]);
-                }
+                indices[start..start + sq].copy_from_slice(tile.row(row));
             }
         }
-        // Within a square drawn on, the pixels still those of the static board keep its
-        // indices; only the ones drawn over are looked up.
-        let base = base(layout)?;
-        with_quantiser(theme, |q| {
-            q.reindex(
-                &self.canvas,
-                &mut indices,
-                (0, 0, layout.width, layout.caption),
-            );
-            for (at, _) in self.drawn_on() {
-                let (x, y) = layout.origin(at);
-                let under = Some((base.as_ref(), layout.caption));
-                q.reindex_over(
-                    &self.canvas,
-                    under,
-                    &mut indices,
-                    (x, y, layout.sq, layout.sq),
-                );
-            }
-        });
-        let tiles = layout
-            .coords()
-            .zip(&self.squares)
-            .map(|(at, square)| match square {
-                Square::Plain => None,
-                Square::Known(tile) => Some(Arc::clone(tile)),
-                Square::Drawn(key) => {
-                    let tile = Arc::new(Tile {
-                        indices: rows(at)
-                            .flat_map(|(_, row)| &indices[row])
-                            .copied()
-                            .collect(),
-                        rows: OnceLock::new(),
-                    });
-                    keep(&TILES, TILE_LIMIT, key.clone(), Arc::clone(&tile));
-                    Some(tile)
-                }
-            })
-            .collect();
-        Ok((indices, tiles))
+        Ok(indices)
     }
 
     /// The picture as a PNG. Each row is cut into segments along the squares' columns and the
-    /// margins; a segment within a square below its first row, or within the static board
-    /// with the static board above it, is copied compressed from the square's tile or from
-    /// the static board's rows. Only the caption band and the first rows of the squares that
-    /// show more than the static board, and of those right below them, are compressed afresh.
+    /// margins. A segment whose pixels and the ones above them lie in one block (a square
+    /// shown, the static board, a caption strip) is copied compressed from that block's rows;
+    /// the others (the first rows of the caption's strips, of the squares shown and of what
+    /// lies right below them, and the board's first row under a caption) are compressed afresh.
     pub(crate) fn png(&self) -> Result<Vec<u8>, RenderError> {
-        let (indices, tiles) = self.indexed_tiles()?;
         let layout = &self.layout;
+        let base = base_indices(layout)?;
         let board_rows = board_rows(layout)?;
-        let (width, height) = (layout.width as usize, layout.height as usize);
-        let (sq, margin, caption) = (
-            layout.sq as usize,
-            layout.margin as usize,
-            layout.caption as usize,
-        );
+        let width = layout.width as usize;
+        let (sq, margin) = (layout.sq as usize, layout.margin as usize);
         let (files, ranks) = (usize::from(layout.files), usize::from(layout.ranks));
         let columns = columns(layout);
-        // Each square's tile by its place on the screen (band from the top, column from the
+        // Each square's block by its place on the screen (band from the top, column from the
         // left).
-        let mut screen: Vec<Option<&Tile>> = vec![None; files * ranks];
-        for (at, tile) in layout.coords().zip(&tiles) {
+        let mut screen: Vec<Option<&Block>> = vec![None; files * ranks];
+        for (at, tile) in layout.coords().zip(&self.squares) {
             let (column, band) = layout.cell(at);
             screen[band as usize * files + column as usize] = tile.as_deref();
         }
-        let shown = |band: usize, column: usize| screen[band * files + column].is_some();
         let board_end = margin + ranks * sq;
-        // Where the segment in column `c` of board row `on_board` comes from.
-        let source = |on_board: usize, c: usize| {
-            let Some(column) = c.checked_sub(1).filter(|&column| column < files) else {
-                return Source::Board;
-            };
-            if !(margin..board_end).contains(&on_board) {
-                let below_shown = on_board == board_end && shown(ranks - 1, column);
-                return if below_shown {
-                    Source::Fresh
-                } else {
-                    Source::Board
-                };
-            }
-            let (band, offset) = ((on_board - margin) / sq, (on_board - margin) % sq);
-            match screen[band * files + column] {
-                Some(tile) if offset > 0 => Source::Tile(tile.rows(sq), offset - 1),
-                None if offset > 0 => Source::Board,
-                here => {
-                    let above_shown = band > 0 && shown(band - 1, column);
-                    if here.is_some() || above_shown {
-                        Source::Fresh
-                    } else {
-                        Source::Board
-                    }
-                }
-            }
+        // The square shown at board row `on_board` in column `c`, and the row within it.
+        let shown = |on_board: usize, c: usize| {
+            let column = c.checked_sub(1).filter(|&column| column < files)?;
+            let on_squares = on_board
+                .checked_sub(margin)
+                .filter(|_| on_board < board_end)?;
+            screen[on_squares / sq * files + column].map(|tile| (tile, on_squares % sq))
         };
-        let zero = vec![0; width];
+        // The palette indices of board row `on_board` in column `c`.
+        let pixels = |on_board: usize, c: usize| match shown(on_board, c) {
+            Some((tile, row)) => tile.row(row),
+            None => &base[on_board * width..][columns[c].clone()],
+        };
         let mut stream = Stream::new();
-        for y in 0..height {
+        let zero = vec![0; width];
+        let mut above = &zero[..];
+        for strip in &self.strips {
+            for row in 0..strip.height() {
+                stream.row();
+                match row {
+                    0 => stream.fresh(above, strip.row(0)),
+                    _ => stream.kept(strip.rows(), row - 1, width),
+                }
+                above = strip.row(row);
+            }
+        }
+        let mut first = Vec::with_capacity(width);
+        for on_board in 0..base.len() / width {
             stream.row();
-            let row = &indices[y * width..(y + 1) * width];
-            let above = match y {
-                0 => &zero[..],
-                _ => &indices[(y - 1) * width..y * width],
-            };
-            if y < caption || (y == caption && caption > 0) {
-                stream.fresh(above, row);
+            if on_board == 0 && !self.strips.is_empty() {
+                (0..columns.len()).for_each(|c| first.extend_from_slice(pixels(0, c)));
+                stream.fresh(above, &first);
                 continue;
             }
-            let on_board = y - caption;
             for (c, span) in columns.iter().enumerate() {
-                match source(on_board, c) {
-                    Source::Tile(rows, index) => stream.kept(rows, index, span.len()),
-                    Source::Board => {
-                        stream.kept(&board_rows, on_board * columns.len() + c, span.len());
+                match shown(on_board, c) {
+                    Some((tile, row)) if row > 0 => stream.kept(tile.rows(), row - 1, span.len()),
+                    Some(_) => stream.fresh(pixels(on_board - 1, c), pixels(on_board, c)),
+                    None if on_board > 0 && shown(on_board - 1, c).is_some() => {
+                        stream.fresh(pixels(on_board - 1, c), pixels(on_board, c));
                     }
-                    Source::Fresh => stream.fresh(&above[span.clone()], &row[span.clone()]),
+                    None => stream.kept(&board_rows, on_board * columns.len() + c, span.len()),
                 }
             }
         }
-        let palette = with_quantiser(layout.theme, |q| q.bytes());
+        let palette = quantiser(layout.theme).bytes();
         Ok(stream.finish((layout.width, layout.height), &palette))
     }
-
-    /// Hands the canvas back for the next picture of its layout, once the squares drawn on
-    /// show the static board again. Everything a picture draws outside its caption band lies
-    /// within those squares, so copying them back costs far less than copying the whole
-    /// board for every picture.
-    pub(crate) fn recycle(self) {
-        let layout = self.layout;
-        let Some(canvas) = self.restored() else {
-            return;
-        };
-        let mut kept = canvases();
-        if kept.values().map(Vec::len).sum::<usize>() < CANVAS_LIMIT {
-            kept.entry(layout).or_default().push(canvas);
-        }
-    }
-
-    /// The canvas with the squares drawn on showing the static board again.
-    fn restored(self) -> Option<Pixmap> {
-        let Picture {
-            mut canvas,
-            layout,
-            squares,
-        } = self;
-        let base = base(&layout).ok()?;
-        let width = layout.width as usize;
-        let band = layout.caption as usize * width * 4;
-        let row_bytes = layout.sq as usize * 4;
-        let (from, to) = (base.data(), canvas.data_mut());
-        for (at, _) in drawn(&layout, &squares) {
-            let (x, y) = layout.base_origin(at);
-            for row in y as usize..(y + layout.sq) as usize {
-                let source = (row * width + x as usize) * 4;
-                to[band + source..band + source + row_bytes]
-                    .copy_from_slice(&from[source..source + row_bytes]);
-            }
-        }
-        Some(canvas)
-    }
-}
-
-/// The squares of a picture drawn on its canvas, with the keys their indices are kept under.
-fn drawn<'a>(
-    layout: &Layout,
-    squares: &'a [Square],
-) -> impl Iterator<Item = (Coord, &'a TileKey)> + use<'a> {
-    layout
-        .coords()
-        .zip(squares)
-        .filter_map(|(at, square)| match square {
-            Square::Drawn(key) => Some((at, key)),
-            Square::Plain | Square::Known(_) => None,
-        })
-}
-
-/// Where a segment of a PNG row comes from.
-enum Source<'a> {
-    /// A kept square's compressed rows below its first, and which of them.
-    Tile(&'a Segments, usize),
-    /// The static board's compressed rows.
-    Board,
-    /// Compressed afresh from the picture's indices.
-    Fresh,
 }
 
 /// The pixel columns each row of a picture is cut into for compression: the left margin, each
@@ -423,73 +319,23 @@ fn board_rows(layout: &Layout) -> Result<Arc<Segments>, RenderError> {
 fn base_indices(layout: &Layout) -> Result<Arc<Vec<u8>>, RenderError> {
     static BASE_INDICES: PerBoard<Vec<u8>> = OnceLock::new();
     per_board(&BASE_INDICES, layout, || {
-        let base = base(layout)?;
-        Ok(with_quantiser(layout.theme, |q| q.indexed(&base)))
+        Ok(quantiser(layout.theme).indexed(&*base(layout)?))
     })
 }
 
-/// Canvases kept between pictures, by layout. Each holds its layout's static board below a
-/// caption band, as a picture handed back by [`Picture::recycle`] left it.
-static CANVASES: OnceLock<Mutex<HashMap<Layout, Vec<Pixmap>>>> = OnceLock::new();
-
-/// How many canvases are kept in all (a few megabytes each): enough for the layouts a bot
-/// draws most, one or two at a time.
-const CANVAS_LIMIT: usize = 8;
-
-fn canvases() -> std::sync::MutexGuard<'static, HashMap<Layout, Vec<Pixmap>>> {
-    // A poisoned lock only means another thread panicked while handing a canvas back; every
-    // canvas in the map is whole.
-    CANVASES
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-}
-
-/// A canvas showing the layout's static board below its caption band (whose content is left
-/// to the caption, which fills it): a kept one when there is one, else a new copy.
-fn canvas(layout: &Layout, size: u32) -> Result<Pixmap, RenderError> {
-    match canvases().get_mut(layout).and_then(Vec::pop) {
-        Some(kept) => Ok(kept),
-        None => new_canvas(layout, size),
-    }
-}
-
-/// A new canvas: the caption band, then a copy of the static board.
-fn new_canvas(layout: &Layout, size: u32) -> Result<Pixmap, RenderError> {
-    let base = base(layout)?;
-    // The base is exactly as wide as the picture: the canvas is the caption band followed by
-    // a copy of it, built without first clearing the memory.
-    let band = (layout.caption * layout.width * 4) as usize;
-    let mut data = Vec::with_capacity(band + base.data().len());
-    data.resize(band, 0);
-    data.extend_from_slice(base.data());
-    IntSize::from_wh(layout.width, layout.height)
-        .and_then(|size| Pixmap::from_vec(data, size))
-        .ok_or(RenderError::Size(size))
-}
-
-/// Draws a validated view into a new picture.
+/// Draws a validated view into a new picture: each square whose content on its ground was not
+/// drawn before is drawn now and kept, and so is each caption strip not drawn before.
 pub(crate) fn draw(
-    layout: &Layout,
-    view: &BoardView,
-    options: &RenderOptions,
-) -> Result<Picture, RenderError> {
-    draw_on(canvas(layout, options.size)?, layout, view, options)
-}
-
-/// Draws a validated view on a canvas that shows the layout's static board: each square
-/// whose palette indices are not known yet, then the caption.
-fn draw_on(
-    mut canvas: Pixmap,
     layout: &Layout,
     view: &BoardView,
     options: &RenderOptions,
 ) -> Result<Picture, RenderError> {
     let grounds = grounds(layout)?;
     let mut squares = Vec::with_capacity(view.cells.len());
+    let mut drawn = 0;
     for (at, content) in layout.coords().zip(contents(layout, view, options)) {
         if content == SquareContent::default() {
-            squares.push(Square::Plain);
+            squares.push(None);
             continue;
         }
         let key = TileKey {
@@ -499,22 +345,66 @@ fn draw_on(
             ground: grounds[layout.square_index(at)],
             content,
         };
-        squares.push(match lookup(&TILES, &key) {
-            Some(tile) => Square::Known(tile),
+        let tile = match lookup(&TILES, &key) {
+            Some(tile) => tile,
             None => {
-                draw_square(&mut canvas, layout, at, &key.content)?;
-                Square::Drawn(key)
+                drawn += 1;
+                let tile = Arc::new(draw_tile(layout, at, &key.content)?);
+                keep(&TILES, TILE_LIMIT, key, Arc::clone(&tile));
+                tile
             }
-        });
+        };
+        squares.push(Some(tile));
     }
-    if let Some(caption) = &options.caption {
-        draw_caption(&mut canvas, layout, caption);
-    }
+    let strips = match &options.caption {
+        Some(caption) => strips(layout, caption)?,
+        None => Vec::new(),
+    };
     Ok(Picture {
-        canvas,
         layout: *layout,
+        strips,
         squares,
+        drawn,
     })
+}
+
+/// A square's content drawn on its ground, as palette indices: the pixels still those of the
+/// static board keep its indices, and only the ones drawn over are looked up.
+fn draw_tile(layout: &Layout, at: Coord, content: &SquareContent) -> Result<Block, RenderError> {
+    let base = base(layout)?;
+    let ground = pixmap(square_of(layout, base.data(), 4, at), layout.sq, layout.sq)?;
+    let mut square = ground.clone();
+    draw_square(&mut square, layout, content)?;
+    let mut indices = square_of(layout, &base_indices(layout)?, 1, at);
+    quantiser(layout.theme).reindex(&square, Some(&ground), &mut indices);
+    Ok(Block::new(layout.sq as usize, indices))
+}
+
+/// The caption band's strips, top to bottom.
+fn strips(layout: &Layout, caption: &Caption) -> Result<Vec<Arc<Block>>, RenderError> {
+    caption_parts(layout, caption)
+        .into_iter()
+        .map(|(part, rows)| match part {
+            CaptionPart::Status(_) => draw_strip(layout, &part, rows).map(Arc::new),
+            CaptionPart::Players { .. } | CaptionPart::Legend => {
+                let key = (*layout, part);
+                cached(&STRIPS, STRIP_LIMIT, &key, || {
+                    draw_strip(layout, &key.1, rows)
+                })
+            }
+        })
+        .collect()
+}
+
+/// A caption part drawn on its own strip, as palette indices.
+fn draw_strip(layout: &Layout, part: &CaptionPart, rows: Range<u32>) -> Result<Block, RenderError> {
+    let (width, height) = (layout.width, rows.end - rows.start);
+    let mut strip = pixmap(vec![0; (width * height * 4) as usize], width, height)?;
+    draw_caption_part(&mut strip, layout, part, rows.start);
+    Ok(Block::new(
+        width as usize,
+        quantiser(layout.theme).indexed(&strip),
+    ))
 }
 
 /// What each square (by index) shows beyond the static board.
@@ -558,63 +448,81 @@ mod tests {
     use crate::rules::Color;
     use crate::rules::{MoveMarks, Variant, VariantPosition};
 
-    /// A canvas handed back after a picture that draws on every square (pieces, marks,
-    /// checks, a caption) then draws the next picture exactly as a new canvas would.
+    /// A caption drawn strip by strip is the caption drawn on the whole band at once: no
+    /// glyph and no disc reaches beyond its strip's rows, whatever the names (accents above,
+    /// descenders below, the longest names kept), the size and the legend.
     #[test]
-    fn a_kept_canvas_draws_as_a_new_one() {
-        // A size no other test draws at, so no square's indices are known: every square is
-        // drawn on the canvas.
-        const SIZE: u32 = 397;
-        for variant in Variant::ALL {
-            let start = VariantPosition::start(variant);
-            let theme = Theme::for_variant(variant);
-            let full = start.board_view();
-            let mut empty = full.clone();
-            empty.cells.fill(Cell::Empty);
-            let caption = Caption {
-                white: String::from("alice"),
-                black: String::from("bob"),
-                move_number: 12,
-                to_move: Some(Color::White),
-                deadline: Some(String::from("Monday 12:00 UTC")),
-                status: Some(String::from("Check!")),
-            };
-            let layout = Layout::new(theme, SIZE, false, true).expect("a layout");
-            let squares: Vec<Coord> = layout.coords().collect();
-            let busy = RenderOptions {
-                last: Some(MoveMarks {
-                    from: squares.clone(),
-                    to: squares.clone(),
-                    captures: squares.clone(),
-                    removed: squares.clone(),
-                }),
-                checked: squares.clone(),
-                side: None,
-                caption: Some(caption.clone()),
-                size: SIZE,
-            };
-            let quiet = RenderOptions {
-                caption: Some(Caption {
-                    status: None,
-                    ..caption
-                }),
-                size: SIZE,
-                ..RenderOptions::default()
-            };
-            let mut canvas = new_canvas(&layout, SIZE).expect("a canvas");
-            for _ in 0..2 {
-                let picture = draw_on(canvas, &layout, &full, &busy).expect("draws");
-                assert_eq!(picture.drawn_on().count(), squares.len(), "{variant:?}");
-                canvas = picture.restored().expect("restores");
+    fn caption_strips_are_the_whole_caption() {
+        let captions = [
+            (
+                "Ågot Ŷvonne-Jøßé",
+                "gjpqy_gypsy_quaggy_",
+                Some(Color::White),
+                Some("Check!"),
+            ),
+            (
+                "ÉÈÊËÌÍÎÏÑÒÓÔÕÖ ÀÁÂÃÄÅ",
+                "Żółć gęślą jaźń ÿ",
+                Some(Color::Black),
+                Some("Draw offered, yes gjpqy"),
+            ),
+            ("w", "b", None, None),
+        ];
+        for size in [
+            super::super::MIN_SIZE,
+            300,
+            530,
+            720,
+            super::super::MAX_SIZE,
+        ] {
+            for theme in Theme::ALL {
+                let layout = Layout::new(theme, size, false, true).expect("a layout");
+                for (white, black, to_move, status) in captions {
+                    let caption = Caption {
+                        white: String::from(white),
+                        black: String::from(black),
+                        move_number: 148,
+                        to_move,
+                        deadline: Some(String::from("Wednesday 30 December 23:59 UTC")),
+                        status: status.map(String::from),
+                    };
+                    let mut blank = pixmap(
+                        vec![0; (layout.width * layout.caption * 4) as usize],
+                        layout.width,
+                        layout.caption,
+                    )
+                    .expect("a band");
+                    blank.fill(theme.palette().frame.skia_alpha(255));
+                    let frame = quantiser(theme).indexed(&blank);
+                    let parts = caption_parts(&layout, &caption);
+                    let stacked: Vec<u8> = parts
+                        .iter()
+                        .flat_map(|(part, rows)| {
+                            draw_strip(&layout, part, rows.clone())
+                                .expect("draws")
+                                .indices
+                        })
+                        .collect();
+                    assert_eq!(stacked.len(), frame.len(), "{theme:?} at {size}");
+                    let width = layout.width as usize;
+                    for (part, rows) in &parts {
+                        // The part drawn alone on the whole band.
+                        let mut alone = blank.clone();
+                        draw_caption_part(&mut alone, &layout, part, 0);
+                        let alone = quantiser(theme).indexed(&alone);
+                        let inside = rows.start as usize * width..rows.end as usize * width;
+                        assert!(
+                            alone[inside.clone()] == stacked[inside.clone()],
+                            "{theme:?} at {size}: {part:?} differs within its rows"
+                        );
+                        let blank_at = |range: Range<usize>| alone[range.clone()] == frame[range];
+                        assert!(
+                            blank_at(0..inside.start) && blank_at(inside.end..alone.len()),
+                            "{theme:?} at {size}: {part:?} reaches beyond its rows"
+                        );
+                    }
+                }
             }
-            let kept = draw_on(canvas, &layout, &empty, &quiet).expect("draws");
-            let new = new_canvas(&layout, SIZE)
-                .and_then(|canvas| draw_on(canvas, &layout, &empty, &quiet))
-                .expect("draws");
-            assert!(
-                kept.canvas.data() == new.canvas.data(),
-                "{variant:?}: a kept canvas still shows an earlier picture"
-            );
         }
     }
 
@@ -646,40 +554,41 @@ mod tests {
                 size: SIZE,
             };
             let first = draw(&layout, &view, &options).expect("draws");
-            assert_eq!(first.drawn_on().count(), occupied.len(), "{variant:?}");
+            // Each content on each ground is drawn once, even when the picture shows it twice.
+            let grounds = grounds(&layout).expect("grounds");
+            let distinct: std::collections::HashSet<_> = layout
+                .coords()
+                .zip(contents(&layout, &view, &options))
+                .filter(|(_, content)| *content != SquareContent::default())
+                .map(|(at, content)| (grounds[layout.square_index(at)], content))
+                .collect();
+            assert_eq!(first.drawn, distinct.len(), "{variant:?}");
             let drawn = first.indexed().expect("indexed");
-            first.recycle();
             let second = draw(&layout, &view, &options).expect("draws");
-            assert_eq!(second.drawn_on().count(), 0, "{variant:?}");
+            assert_eq!(second.drawn, 0, "{variant:?}");
             assert!(
                 second.indexed().expect("indexed") == drawn,
                 "{variant:?}: known squares differ from drawn ones"
             );
-            second.recycle();
             // Every piece moved one file over, where the ground may differ.
             let mut shifted = view.clone();
             shifted.cells.rotate_right(1);
             let third = draw(&layout, &shifted, &options).expect("draws");
             let third_indices = third.indexed().expect("indexed");
-            third.recycle();
-            // The same picture with every square drawn on a new canvas.
-            let mut canvas = new_canvas(&layout, SIZE).expect("a canvas");
-            let grounds = grounds(&layout).expect("grounds");
-            let mut squares = Vec::new();
-            for (at, content) in layout.coords().zip(contents(&layout, &shifted, &options)) {
-                draw_square(&mut canvas, &layout, at, &content).expect("draws");
-                squares.push(Square::Drawn(TileKey {
-                    theme,
-                    sq: layout.sq,
-                    flipped: layout.flipped,
-                    ground: grounds[layout.square_index(at)],
-                    content,
-                }));
-            }
+            // The same picture with every square drawn on its own ground.
+            let squares = layout
+                .coords()
+                .zip(contents(&layout, &shifted, &options))
+                .map(|(at, content)| {
+                    (content != SquareContent::default())
+                        .then(|| Arc::new(draw_tile(&layout, at, &content).expect("draws")))
+                })
+                .collect();
             let alone = Picture {
-                canvas,
                 layout,
+                strips: Vec::new(),
                 squares,
+                drawn: 0,
             };
             assert!(
                 alone.indexed().expect("indexed") == third_indices,
@@ -740,7 +649,6 @@ mod tests {
                         let picture = draw(&layout, view, &options).expect("draws");
                         let png = picture.png().expect("a PNG");
                         let indices = picture.indexed().expect("indices");
-                        picture.recycle();
                         assert!(
                             decode(&png) == indices,
                             "{variant:?} at {size}, caption {caption}, {side:?}"

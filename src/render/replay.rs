@@ -7,7 +7,7 @@ use std::ops::Range;
 use std::thread;
 
 use super::lzw::Lzw;
-use super::palette::with_quantiser;
+use super::palette::quantiser;
 use super::theme::Theme;
 use super::{Caption, RenderError, RenderOptions, draw_view};
 use crate::rules::chesscala::FinalTurn;
@@ -144,11 +144,10 @@ pub fn replay_gif(theme: Theme, frames: &[Frame]) -> Result<Vec<u8>, RenderError
         u16::try_from(height).map_err(|_| RenderError::Size(height))?,
     );
     let first_indices = first.indexed()?;
-    first.recycle();
     let encode_error = |error: gif::EncodingError| RenderError::Encode(error.to_string());
     let mut out = Vec::new();
-    let mut encoder = gif::Encoder::new(&mut out, w16, h16, &with_quantiser(theme, |q| q.bytes()))
-        .map_err(encode_error)?;
+    let mut encoder =
+        gif::Encoder::new(&mut out, w16, h16, &quantiser(theme).bytes()).map_err(encode_error)?;
     encoder
         .set_repeat(gif::Repeat::Infinite)
         .map_err(encode_error)?;
@@ -214,7 +213,6 @@ fn encode_run(
     let before = draw_view(theme, &before.view, &before.options)?;
     // The picture on screen, as palette indices.
     let mut shown = before.indexed()?;
-    before.recycle();
     let mut lzw = Lzw::new();
     let mut encoded = Vec::with_capacity(range.len());
     for n in range {
@@ -224,7 +222,6 @@ fn encode_run(
             return Err(RenderError::Frames);
         }
         let after = picture.indexed()?;
-        picture.recycle();
         let Changes {
             rect: (left, top, w, h),
             rows,

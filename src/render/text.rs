@@ -177,9 +177,7 @@ pub(crate) fn draw(
         });
         let Ok(drawn) = drawn else { continue };
         let (x, y) = (column + i64::from(drawn.left), row + i64::from(drawn.top));
-        if let (Ok(x), Ok(y)) = (u32::try_from(x), u32::try_from(y)) {
-            lay(canvas, &drawn, x, y, color);
-        }
+        lay(canvas, &drawn, x, y, color);
     }
 }
 
@@ -214,23 +212,29 @@ fn coverage(path: PathBuilder) -> Glyph {
     }
 }
 
-/// Lays a glyph onto the canvas in `color` (source over), clipped to the canvas. The ink is
+/// Lays a glyph with its top left corner at (`x`, `y`) onto the canvas in `color` (source
+/// over), clipped to the canvas on every side. The ink is
 /// scaled by the coverage as tiny-skia scales a fill (`(c * a + 255) >> 8`), so a glyph shows
 /// exactly as one filled in its colour and copied: the palette turns a difference of one in a
 /// channel into the next palette colour, which may be far away.
-fn lay(canvas: &mut Pixmap, glyph: &Glyph, x: u32, y: u32, color: Rgb) {
+fn lay(canvas: &mut Pixmap, glyph: &Glyph, x: i64, y: i64, color: Rgb) {
     if glyph.width == 0 {
         return;
     }
-    let height = glyph.coverage.len() / glyph.width;
-    let canvas_width = canvas.width() as usize;
-    let rows = height.min(canvas.height().saturating_sub(y) as usize);
-    let cols = glyph.width.min(canvas.width().saturating_sub(x) as usize);
+    let height = (glyph.coverage.len() / glyph.width) as i64;
+    let (canvas_width, canvas_height) = (i64::from(canvas.width()), i64::from(canvas.height()));
+    // The canvas's columns and rows the glyph covers.
+    let (left, right) = (x.max(0), (x + glyph.width as i64).min(canvas_width));
+    let (top, bottom) = (y.max(0), (y + height).min(canvas_height));
+    if left >= right || top >= bottom {
+        return;
+    }
+    let cols = (right - left) as usize;
     let ink = [color.0, color.1, color.2, 255];
     let target = canvas.data_mut();
-    for row in 0..rows {
-        let from = row * glyph.width;
-        let to = ((y as usize + row) * canvas_width + x as usize) * 4;
+    for row in top..bottom {
+        let from = (row - y) as usize * glyph.width + (left - x) as usize;
+        let to = ((row * canvas_width + left) * 4) as usize;
         let pairs = target[to..to + cols * 4]
             .chunks_exact_mut(4)
             .zip(&glyph.coverage[from..from + cols]);
