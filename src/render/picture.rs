@@ -215,6 +215,7 @@ impl Picture {
     /// shown, the static board, a caption strip) is copied compressed from that block's rows;
     /// the others (the first rows of the caption's strips, of the squares shown and of what
     /// lies right below them, and the board's first row under a caption) are compressed afresh.
+    /// A row that shows the static board all along, below another such row, is copied whole.
     pub(crate) fn png(&self) -> Result<Vec<u8>, RenderError> {
         let layout = &self.layout;
         let base = base_indices(layout)?;
@@ -231,13 +232,26 @@ impl Picture {
             screen[band as usize * files + column as usize] = tile.as_deref();
         }
         let board_end = margin + ranks * sq;
-        // The square shown at board row `on_board` in column `c`, and the row within it.
-        let shown = |on_board: usize, c: usize| {
-            let column = c.checked_sub(1).filter(|&column| column < files)?;
+        // The band of squares at board row `on_board`, and the row within it.
+        let band = |on_board: usize| {
             let on_squares = on_board
                 .checked_sub(margin)
                 .filter(|_| on_board < board_end)?;
-            screen[on_squares / sq * files + column].map(|tile| (tile, on_squares % sq))
+            Some((on_squares / sq, on_squares % sq))
+        };
+        // The square shown at board row `on_board` in column `c`, and the row within it.
+        let shown = |on_board: usize, c: usize| {
+            let column = c.checked_sub(1).filter(|&column| column < files)?;
+            let (band, row) = band(on_board)?;
+            screen[band * files + column].map(|tile| (tile, row))
+        };
+        // Whether board row `on_board` shows the static board all along.
+        let bare = |on_board: usize| {
+            band(on_board).is_none_or(|(band, _)| {
+                screen[band * files..(band + 1) * files]
+                    .iter()
+                    .all(Option::is_none)
+            })
         };
         // The palette indices of board row `on_board` in column `c`.
         let pixels = |on_board: usize, c: usize| match shown(on_board, c) {
@@ -265,6 +279,10 @@ impl Picture {
                 stream.fresh(above, &first);
                 continue;
             }
+            if bare(on_board) && (on_board == 0 || bare(on_board - 1)) {
+                stream.kept(&board_rows.whole, on_board, width);
+                continue;
+            }
             for (c, span) in columns.iter().enumerate() {
                 match shown(on_board, c) {
                     Some((tile, row)) if row > 0 => stream.kept(tile.rows(), row - 1, span.len()),
@@ -272,7 +290,10 @@ impl Picture {
                     None if on_board > 0 && shown(on_board - 1, c).is_some() => {
                         stream.fresh(pixels(on_board - 1, c), pixels(on_board, c));
                     }
-                    None => stream.kept(&board_rows, on_board * columns.len() + c, span.len()),
+                    None => {
+                        let index = on_board * columns.len() + c;
+                        stream.kept(&board_rows.cut, index, span.len());
+                    }
                 }
             }
         }
@@ -293,22 +314,30 @@ fn columns(layout: &Layout) -> Vec<Range<usize>> {
         .collect()
 }
 
-/// The static board's rows, filtered and compressed as in a PNG, cut along [`columns`]: each
-/// row below the one above it (the first below a row of zeros, as the top of a picture without
-/// a caption).
-fn board_rows(layout: &Layout) -> Result<Arc<Segments>, RenderError> {
-    static BOARD_ROWS: PerBoard<Segments> = OnceLock::new();
+/// The static board's rows, filtered and compressed as in a PNG: each row below the one above
+/// it (the first below a row of zeros, as the top of a picture without a caption).
+#[derive(Debug, Default)]
+struct BoardRows {
+    /// Each row cut along [`columns`].
+    cut: Segments,
+    /// Each row whole, for the rows of a picture that show the static board all along.
+    whole: Segments,
+}
+
+fn board_rows(layout: &Layout) -> Result<Arc<BoardRows>, RenderError> {
+    static BOARD_ROWS: PerBoard<BoardRows> = OnceLock::new();
     per_board(&BOARD_ROWS, layout, || {
         let indices = base_indices(layout)?;
         let width = layout.width as usize;
         let zero = vec![0; width];
-        let mut rows = Segments::default();
+        let mut rows = BoardRows::default();
         let columns = columns(layout);
         let mut above = &zero[..];
         for row in indices.chunks_exact(width) {
             for span in columns.iter().cloned() {
-                rows.push_up(&above[span.clone()], &row[span]);
+                rows.cut.push_up(&above[span.clone()], &row[span]);
             }
+            rows.whole.push_up(above, row);
             above = row;
         }
         Ok(rows)
