@@ -136,6 +136,11 @@ impl Quantiser {
         best as u8
     }
 
+    /// The palette index for a colour.
+    pub(crate) fn index_of(&self, color: Rgb) -> u8 {
+        self.index(color.0, color.1, color.2)
+    }
+
     /// An opaque pixmap as palette indices.
     pub(crate) fn indexed(&self, pixmap: &Pixmap) -> Vec<u8> {
         let mut indices = vec![0; pixmap.data().len() / 4];
@@ -161,12 +166,19 @@ impl Quantiser {
         match under {
             Some(under) => {
                 debug_assert_eq!(under.data().len(), pixmap.data().len());
-                for (index, (px, old)) in indices
-                    .iter_mut()
-                    .zip(pixels.zip(under.data().chunks_exact(4)))
-                {
-                    if px != old {
-                        look(index, px);
+                // Two pixels compared at a time: most were not drawn over.
+                let pairs = indices
+                    .chunks_mut(2)
+                    .zip(pixmap.data().chunks(8).zip(under.data().chunks(8)));
+                for (index, (px, old)) in pairs {
+                    if px == old {
+                        continue;
+                    }
+                    let halves = px.chunks_exact(4).zip(old.chunks_exact(4));
+                    for (index, (px, old)) in index.iter_mut().zip(halves) {
+                        if px != old {
+                            look(index, px);
+                        }
                     }
                 }
             }

@@ -428,12 +428,16 @@ fn strips(layout: &Layout, caption: &Caption) -> Result<Vec<Arc<Block>>, RenderE
 /// A caption part drawn on its own strip, as palette indices.
 fn draw_strip(layout: &Layout, part: &CaptionPart, rows: Range<u32>) -> Result<Block, RenderError> {
     let (width, height) = (layout.width, rows.end - rows.start);
-    let mut strip = pixmap(vec![0; (width * height * 4) as usize], width, height)?;
+    let mut blank = pixmap(vec![0; (width * height * 4) as usize], width, height)?;
+    let frame = layout.theme.palette().frame;
+    blank.fill(frame.skia_alpha(255));
+    let mut strip = blank.clone();
     draw_caption_part(&mut strip, layout, part, rows.start);
-    Ok(Block::new(
-        width as usize,
-        quantiser(layout.theme).indexed(&strip),
-    ))
+    // Most of a strip is its ground: only the pixels drawn over are looked up.
+    let quantiser = quantiser(layout.theme);
+    let mut indices = vec![quantiser.index_of(frame); (width * height) as usize];
+    quantiser.reindex(&strip, Some(&blank), &mut indices);
+    Ok(Block::new(width as usize, indices))
 }
 
 /// What each square (by index) shows beyond the static board.
