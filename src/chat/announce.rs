@@ -10,14 +10,17 @@ use crate::service::{
     ChallengeSummary, Challenged, ColorChoice, DrawAction, DrawDone, GameState, MoveDone, Notice,
     Place, Service, ServiceError, User, clock, picture_viewer, viewpoint,
 };
+use crate::store::SettingsRow;
+
+/// A player's settings for a reply, read once for both the ping and the picture: the
+/// defaults (pings on, the board seen from their side) when they can't be read.
+pub(super) async fn reply_settings(service: &Service, player_id: i64) -> SettingsRow {
+    service.settings_of(player_id).await.unwrap_or_default()
+}
 
 /// Whether `player_id` takes turn pings (on when their settings can't be read).
 pub(super) async fn pings(service: &Service, player_id: i64) -> bool {
-    service
-        .settings_of(player_id)
-        .await
-        .ok()
-        .is_none_or(|settings| settings.turn_pings)
+    reply_settings(service, player_id).await.turn_pings
 }
 
 /// The replies to a challenge: the challenge, or the start of a game against the bot with
@@ -74,14 +77,27 @@ pub(super) async fn board_picture(
     last: Option<MoveMarks>,
     viewer: Option<i64>,
 ) -> Option<Picture> {
-    let setting = match viewer {
-        Some(id) => service
-            .settings_of(id)
-            .await
-            .map_or_else(|_| String::from("mine"), |s| s.viewpoint),
-        None => String::from("mover"),
+    match viewer {
+        Some(id) => {
+            let settings = reply_settings(service, id).await;
+            seen_picture(service, state, last, Some((id, &settings))).await
+        }
+        None => seen_picture(service, state, last, None).await,
+    }
+}
+
+/// The board of a game as a picture for a reply, seen as the viewer's settings (given with
+/// their id) say, or from the mover's side without a viewer; as [`board_picture`].
+pub(super) async fn seen_picture(
+    service: &Service,
+    state: &GameState,
+    last: Option<MoveMarks>,
+    viewer: Option<(i64, &SettingsRow)>,
+) -> Option<Picture> {
+    let side = match viewer {
+        Some((id, settings)) => viewpoint(state, &settings.viewpoint, Some(id)),
+        None => viewpoint(state, "mover", None),
     };
-    let side = viewpoint(state, &setting, viewer);
     let image = service.board_image(state, last, side).await.ok()?;
     Some(Picture {
         name: format!("game-{}-ply-{}.png", state.row.id, state.row.ply),
@@ -228,7 +244,7 @@ pub(super) async fn start_reply(
     state: &GameState,
 ) -> Result<Reply, ServiceError> {
     let first = state.player(state.turn());
-    let ping = pings(service, first.id).await;
+    let settings = reply_settings(service, first.id).await;
     let kind = match (state.bot_side(), state.row.bot_level) {
         (Some(_), Some(level)) => format!(" A casual game against me at level {level}."),
         _ if state.row.rated => String::from(" The game is rated."),
@@ -247,12 +263,12 @@ pub(super) async fn start_reply(
         reply.and(format!("I move first.{kind}"))
     } else {
         reply
-            .to_move(user_of(first), ping)
+            .to_move(user_of(first), settings.turn_pings)
             .and(format!(
                 ", you move first. You have {} per move.{kind}",
                 clock::format_duration(state.row.days_per_move * clock::DAY)
             ))
-            .with_picture(board_picture(service, state, None, Some(first.id)).await)
+            .with_picture(seen_picture(service, state, None, Some((first.id, &settings))).await)
     };
     Ok(Reply {
         started: Some(state.row.id),
@@ -283,13 +299,21 @@ pub(super) async fn move_replies(service: &Service, done: &MoveDone, means: Mean
         // The bot's answer follows at once, with the board: no ping, deadline or picture here.
         return vec![reply];
     }
+    // The picture's viewer is the player to move, while the game is on: their settings are
+    // read once, for the ping and the picture.
+    let viewer = picture_viewer(state).id;
+    let settings = reply_settings(service, viewer).await;
     if let Some(result) = state.result_text() {
         reply = reply.and(format!(" Game over: {result}."));
         if let Some(note) = rating_note(service, state).await {
             reply = reply.and(note);
         }
     } else if let Some(next) = state.to_move() {
-        let ping = pings(service, next.id).await;
+        let ping = if next.id == viewer {
+            settings.turn_pings
+        } else {
+            pings(service, next.id).await
+        };
         let deadline = state
             .row
             .deadline
@@ -320,8 +344,8 @@ pub(super) async fn move_replies(service: &Service, done: &MoveDone, means: Mean
         .played
         .first()
         .map(|played| done.before.move_marks(&played.mv));
-    let viewer = picture_viewer(state).id;
-    let reply = reply.with_picture(board_picture(service, state, last, Some(viewer)).await);
+    let reply =
+        reply.with_picture(seen_picture(service, state, last, Some((viewer, &settings))).await);
     vec![game_actions(reply, state)]
 }
 
@@ -529,9 +553,11 @@ pub async fn notice_reply(service: &Service, notice: &Notice) -> (Place, Reply) 
                         .played
                         .first()
                         .map(|played| done.before.move_marks(&played.mv));
-                    let picture = board_picture(service, game, last, Some(player.id)).await;
+                    let settings = reply_settings(service, player.id).await;
+                    let picture =
+                        seen_picture(service, game, last, Some((player.id, &settings))).await;
                     let reply = Reply::text(format!("{lead} "))
-                        .to_move(user_of(player), pings(service, player.id).await)
+                        .to_move(user_of(player), settings.turn_pings)
                         .and(format!(
                             ", your move.{}",
                             text::final_turn_note(game).unwrap_or_default()
