@@ -295,11 +295,12 @@ impl Service {
     /// exactly like one that does not exist, except to its own players, who are told where it
     /// is played.
     async fn game_here(&self, place: &Place, me: i64, id: i64) -> Result<GameState, ServiceError> {
-        let (row, moves) = self
+        let stored = self
             .store
-            .game_with_moves(id)
+            .stored_game(id)
             .await?
             .ok_or(ServiceError::NoSuchGame(id))?;
+        let row = &stored.row;
         let mine = row.white_id == me || row.black_id == me;
         let visible = place.holds(&row.platform, row.community.as_deref(), &row.channel)
             || (mine && row.platform == place.platform);
@@ -307,13 +308,14 @@ impl Service {
             return Err(ServiceError::NoSuchGame(id));
         }
         if row.channel != place.channel {
+            let over = row.status != "active";
             return Err(ServiceError::ElsewhereGame {
                 id,
-                channel: row.channel,
-                over: row.status != "active",
+                channel: stored.row.channel,
+                over,
             });
         }
-        self.replayed(row, &moves).await
+        self.replayed(stored)
     }
 
     async fn which_game(&self, rows: &[GameRow], example: &str) -> ServiceError {

@@ -38,7 +38,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use tokio::sync::{Semaphore, broadcast, watch};
 
 use crate::rules::{Color, EndReason, GameRules, Record, RuleSet, Variant};
-use crate::store::{ChallengeRow, GameRow, MoveRow, PlayerRow, Store};
+use crate::store::{ChallengeRow, GameRow, PlayerRow, Store, StoredGame};
 
 pub use crate::store::LEASE as NOTICE_LEASE;
 pub use analysis::{ANALYST_TICK, Analysed, AnalysisStatus, Analyst, PageAnalysis};
@@ -541,24 +541,26 @@ impl Service {
     /// # Errors
     /// [`ServiceError::NoSuchGame`], or `Internal` when the stored game does not replay.
     pub async fn load(&self, id: i64) -> Result<GameState, ServiceError> {
-        let (row, moves) = self
+        let stored = self
             .store
-            .game_with_moves(id)
+            .stored_game(id)
             .await?
             .ok_or(ServiceError::NoSuchGame(id))?;
-        self.replayed(row, &moves).await
+        self.replayed(stored)
     }
 
-    /// A game's state from its row and its moves, read together: replayed from its start
-    /// position, the stored position checked, the players read.
+    /// A game's state from its row, players and moves, read together: replayed from its
+    /// start position, the stored position checked.
     ///
     /// # Errors
-    /// `Internal` when the stored game does not replay or a player is missing.
-    pub(super) async fn replayed(
-        &self,
-        row: GameRow,
-        moves: &[MoveRow],
-    ) -> Result<GameState, ServiceError> {
+    /// `Internal` when the stored game does not replay.
+    pub(super) fn replayed(&self, stored: StoredGame) -> Result<GameState, ServiceError> {
+        let StoredGame {
+            row,
+            white,
+            black,
+            moves,
+        } = stored;
         let variant = Variant::from_name(&row.game_key).ok_or_else(|| {
             internal(&format!(
                 "game #{} has unknown game {}",
@@ -582,14 +584,6 @@ impl Service {
                 row.id
             )));
         }
-        let player = |id: i64| async move {
-            self.store
-                .player_by_id(id)
-                .await?
-                .ok_or_else(|| internal(&format!("player {id} is missing")))
-        };
-        let white = player(row.white_id).await?;
-        let black = player(row.black_id).await?;
         Ok(GameState {
             page: self.page_url(&row),
             row,

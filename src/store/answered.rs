@@ -47,7 +47,7 @@ macro_rules! answered_by {
             games::create_game(game: &NewGame<'_>) -> Result<GameRow>;
             games::game(id: i64) -> Result<Option<GameRow>>;
             games::game_by_web_id(web_id: &str) -> Result<Option<GameRow>>;
-            games::game_with_moves(id: i64) -> Result<Option<(GameRow, Vec<MoveRow>)>>;
+            games::stored_game(id: i64) -> Result<Option<StoredGame>>;
             games::moves(game_id: i64) -> Result<Vec<MoveRow>>;
             games::games_of(player_id: i64, limit: i64) -> Result<Vec<GameRow>>;
             games::active_games_in(platform: &str, channel: &str, player_id: i64) -> Result<Vec<GameRow>>;
@@ -216,7 +216,7 @@ macro_rules! answered_by {
                 AnalysisRow, AppendMoves, CapsRow, ChallengeRow, ConditionalRow, Counts, DigestRow, GameRow,
                 LeaveRow, MoveRow, NewChallenge, NewGame, NewNotice, NoteRow, NoticeRow, PlayerRow,
                 RatingChangeRow, RatingFn, RatingRow, ResultsRow, Resumed, SettingsRow, StoreError,
-                TakeBack,
+                StoredGame, TakeBack,
             };
             use $crate::store::copy::TableRows;
 

@@ -11,7 +11,8 @@ use super::copy::TableRows;
 use super::{
     AnalysisRow, AppendMoves, CapsRow, ChallengeRow, ConditionalRow, Counts, DigestRow, GameRow,
     Glicko, LeaveRow, MoveRow, NewChallenge, NewGame, NewNotice, NoteRow, NoticeRow, PlayerRow,
-    RatingChangeRow, RatingRow, RatingUpdate, Result, ResultsRow, Resumed, SettingsRow, TakeBack,
+    RatingChangeRow, RatingRow, RatingUpdate, Result, ResultsRow, Resumed, SettingsRow, StoredGame,
+    TakeBack,
 };
 
 /// How [`Database::rate_game`] computes both players' new ratings from their ratings before.
@@ -204,12 +205,12 @@ pub trait Database: Debug + Send + Sync + super::TournamentDatabase {
     /// [`super::StoreError`] when the database fails.
     async fn game_by_web_id(&self, web_id: &str) -> Result<Option<GameRow>>;
 
-    /// A game and its moves, read in one transaction so that they agree even while moves
-    /// are being written.
+    /// A game with its players and moves, read in one transaction so that they agree even
+    /// while moves are being written (the game and its players in one statement).
     ///
     /// # Errors
     /// [`super::StoreError`] when the database fails.
-    async fn game_with_moves(&self, id: i64) -> Result<Option<(GameRow, Vec<MoveRow>)>>;
+    async fn stored_game(&self, id: i64) -> Result<Option<StoredGame>>;
 
     /// The moves of a game in order.
     ///

@@ -220,6 +220,54 @@ pub struct GameRow {
     pub tournament_round: Option<i64>,
 }
 
+/// A game as the service loads it: its row, both players and its moves, read in one
+/// snapshot.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct StoredGame {
+    pub row: GameRow,
+    pub white: PlayerRow,
+    pub black: PlayerRow,
+    pub moves: Vec<MoveRow>,
+}
+
+/// A game's row with both its players, read by one statement: `games` joined twice with
+/// `players`, the players' columns named `white_…` and `black_…`.
+#[derive(FromRow)]
+struct GamePlayersRow {
+    #[sqlx(flatten)]
+    game: GameRow,
+    white_platform: String,
+    white_platform_id: String,
+    white_name: String,
+    black_platform: String,
+    black_platform_id: String,
+    black_name: String,
+}
+
+impl GamePlayersRow {
+    /// The game with its moves.
+    fn with_moves(self, moves: Vec<MoveRow>) -> StoredGame {
+        let white = PlayerRow {
+            id: self.game.white_id,
+            platform: self.white_platform,
+            platform_id: self.white_platform_id,
+            display_name: self.white_name,
+        };
+        let black = PlayerRow {
+            id: self.game.black_id,
+            platform: self.black_platform,
+            platform_id: self.black_platform_id,
+            display_name: self.black_name,
+        };
+        StoredGame {
+            row: self.game,
+            white,
+            black,
+            moves,
+        }
+    }
+}
+
 /// A private note on a game.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, FromRow)]
 pub struct NoteRow {

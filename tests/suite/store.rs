@@ -57,6 +57,22 @@ fn game<'a>(white: i64, black: i64) -> NewGame<'a> {
     }
 }
 
+/// White's first move `moves` in game `game_id` at `now`, giving Black until `NOW + 500`.
+fn opening(game_id: i64, moves: &[(String, Option<i64>)], now: i64) -> AppendMoves<'_> {
+    AppendMoves {
+        game_id,
+        expected_ply: 0,
+        expected_revision: 0,
+        moves,
+        position: "after e3e4",
+        deadline: Some(NOW + 500),
+        finish: None,
+        mover: "white",
+        now,
+        notice: None,
+    }
+}
+
 backends! {
     #[tokio::test]
     async fn players_are_created_once_and_renamed(db: TestDb) {
@@ -264,18 +280,7 @@ backends! {
     async fn moves_append_with_an_optimistic_ply_check(db: TestDb) {
         let (store, alice, bob, row) = alice_and_bob_playing(&db).await;
         let moves = [("e3e4".to_owned(), Some(alice.id))];
-        let append = AppendMoves {
-            game_id: row.id,
-            expected_ply: 0,
-            expected_revision: 0,
-            moves: &moves,
-            position: "after e3e4",
-            deadline: Some(NOW + 500),
-            finish: None,
-            mover: "white",
-            now: NOW + 60,
-            notice: None,
-        };
+        let append = opening(row.id, &moves, NOW + 60);
         store.append_moves(&append).await.expect("applied");
         let again = store.append_moves(&append).await;
         assert!(
@@ -352,6 +357,39 @@ backends! {
             .finish_game(row.id, 5, Some("1-0"), "resignation", NOW, None)
             .await;
         assert!(matches!(late, Err(StoreError::Conflict)));
+    }
+}
+
+backends! {
+    #[tokio::test]
+    async fn a_game_is_read_with_its_players_and_moves(db: TestDb) {
+        let (store, alice, bob, row) = alice_and_bob_playing(&db).await;
+        let moves = [("e3e4".to_owned(), Some(alice.id))];
+        store
+            .append_moves(&opening(row.id, &moves, NOW + 60))
+            .await
+            .expect("applied");
+        let stored = store
+            .stored_game(row.id)
+            .await
+            .expect("query")
+            .expect("exists");
+        assert_eq!(stored.row, store.game(row.id).await.expect("query").expect("exists"));
+        assert_eq!((stored.white, stored.black), (alice.clone(), bob.clone()));
+        assert_eq!(stored.moves, store.moves(row.id).await.expect("query"));
+        // Black's and White's players are each their own, whoever has which colour.
+        let reversed = store
+            .create_game(&game(bob.id, alice.id))
+            .await
+            .expect("created");
+        let stored = store
+            .stored_game(reversed.id)
+            .await
+            .expect("query")
+            .expect("exists");
+        assert_eq!((stored.white, stored.black), (bob, alice));
+        assert!(stored.moves.is_empty());
+        assert_eq!(store.stored_game(reversed.id + 1).await.expect("query"), None);
     }
 }
 

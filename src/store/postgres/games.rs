@@ -4,7 +4,8 @@ use super::PostgresDatabase;
 use super::analysis::enqueue_finished;
 use super::notices::insert_notice;
 use crate::store::{
-    AppendMoves, GameRow, MoveRow, NewGame, NewNotice, Result, StoreError, exactly_one,
+    AppendMoves, GamePlayersRow, GameRow, MoveRow, NewGame, NewNotice, Result, StoreError,
+    StoredGame, exactly_one,
 };
 
 pub(super) async fn set_game_channel(
@@ -43,20 +44,23 @@ pub(super) async fn game_by_web_id(db: &PostgresDatabase, web_id: &str) -> Resul
         .await?)
 }
 
-pub(super) async fn game_with_moves(
-    db: &PostgresDatabase,
-    id: i64,
-) -> Result<Option<(GameRow, Vec<MoveRow>)>> {
+pub(super) async fn stored_game(db: &PostgresDatabase, id: i64) -> Result<Option<StoredGame>> {
     // One snapshot for both reads: a move committed between them is in neither.
     let mut tx = db
         .pool
         .begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         .await?;
-    let row: Option<GameRow> = sqlx::query_as("SELECT * FROM games WHERE id = $1")
-        .bind(id)
-        .fetch_optional(&mut *tx)
-        .await?;
-    let Some(row) = row else { return Ok(None) };
+    let game: Option<GamePlayersRow> = sqlx::query_as(
+        "SELECT g.*, w.platform AS white_platform, w.platform_id AS white_platform_id, \
+         w.display_name AS white_name, b.platform AS black_platform, \
+         b.platform_id AS black_platform_id, b.display_name AS black_name \
+         FROM games g JOIN players w ON w.id = g.white_id JOIN players b ON b.id = g.black_id \
+         WHERE g.id = $1",
+    )
+    .bind(id)
+    .fetch_optional(&mut *tx)
+    .await?;
+    let Some(game) = game else { return Ok(None) };
     let moves = sqlx::query_as(
         "SELECT ply, text, player_id, played_at FROM moves WHERE game_id = $1 ORDER BY ply",
     )
@@ -64,7 +68,7 @@ pub(super) async fn game_with_moves(
     .fetch_all(&mut *tx)
     .await?;
     tx.commit().await?;
-    Ok(Some((row, moves)))
+    Ok(Some(game.with_moves(moves)))
 }
 
 pub(super) async fn moves(db: &PostgresDatabase, game_id: i64) -> Result<Vec<MoveRow>> {
