@@ -106,6 +106,13 @@ pub struct Pending {
     pub notice: Notice,
 }
 
+/// Whether the clocks would end a stored game at `now` (what [`Service::clock_game`] then
+/// does with it): active, its deadline passed, not set aside for an operator's attention, as
+/// `games_due` reads the games due.
+fn clocked_out(row: &GameRow, now: i64) -> bool {
+    row.status == "active" && row.attention.is_none() && row.deadline.is_some_and(|d| d <= now)
+}
+
 /// Where a stored game is played, in its community.
 #[must_use]
 pub fn place_of(row: &GameRow) -> Place {
@@ -169,14 +176,35 @@ impl Service {
         self.pending_notices(platform, now).await
     }
 
-    /// Ends every game of `platform` whose time has run out, before a command acts on a game:
-    /// an action never lands after its deadline. Its players hear of it from the timers,
-    /// which are woken; a failure is logged and left to the timers.
+    /// Ends every game of `platform` whose time has run out, before a command acts on all of
+    /// a player's games (a leave): an action never lands after its deadline. Its players hear
+    /// of it from the timers, which are woken; a failure is logged and left to the timers.
     pub(super) async fn settle_overdue(&self, platform: &str) {
         let now = self.now();
         if self.clock_games(now, Some(platform), now).await > 0 {
             self.wake_timers();
         }
+    }
+
+    /// Ends the games among `rows` (as read for a command) whose time has run out, as the
+    /// clocks would, before the command acts on them: an action never lands after its
+    /// deadline. Gives whether any had, so that the caller reads them again; their players
+    /// hear of it from the timers, which are woken.
+    pub(super) async fn settle_rows<'a>(
+        &self,
+        rows: impl IntoIterator<Item = &'a GameRow>,
+    ) -> bool {
+        let now = self.now();
+        let overdue: Vec<&GameRow> = rows
+            .into_iter()
+            .filter(|row| clocked_out(row, now))
+            .collect();
+        if overdue.is_empty() {
+            return false;
+        }
+        self.clock_rows(overdue, now).await;
+        self.wake_timers();
+        true
     }
 
     /// Records the reminder or the timeout of every game with a deadline until `until`, each
@@ -189,12 +217,17 @@ impl Service {
                 return 0;
             }
         };
-        for row in &rows {
+        self.clock_rows(&rows, now).await;
+        rows.len()
+    }
+
+    /// Records the reminder or the timeout each game is due for, each on its own.
+    async fn clock_rows<'a>(&self, rows: impl IntoIterator<Item = &'a GameRow>, now: i64) {
+        for row in rows {
             if let Err(error) = self.clock_game(row, now).await {
                 self.trouble(row.id, &error).await;
             }
         }
-        rows.len()
     }
 
     /// Makes everything due happen, each item on its own.

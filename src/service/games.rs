@@ -7,7 +7,7 @@ use tracing::{info, instrument};
 
 use super::{DAY, GameState, GameSummary, Place, Service, ServiceError, User, reason_key};
 use crate::rules::{Color, EndReason, Outcome, Played, Variant, VariantPosition};
-use crate::store::{AppendMoves, GameRow, NewNotice, PlayerRow, SettingsRow};
+use crate::store::{AppendMoves, GameRow, NewNotice, PlayerRow, SettingsRow, StoreError};
 
 /// The colour a challenger asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -193,7 +193,8 @@ impl Service {
         let deadline = (outcome.is_none() && state.bot_side() != Some(state.turn()))
             .then_some(now + state.row.days_per_move * DAY);
         let position = state.record.position().to_text();
-        self.store
+        let appended = self
+            .store
             .append_moves(&AppendMoves {
                 game_id: id,
                 expected_ply: state.row.ply,
@@ -214,7 +215,15 @@ impl Service {
                     now,
                 }),
             })
-            .await?;
+            .await;
+        match appended {
+            Ok(()) => {}
+            // The deadline passed since the game was read: the write refused the move.
+            Err(StoreError::Conflict) if state.row.deadline.is_some_and(|d| d <= now) => {
+                return Err(self.too_late(id).await);
+            }
+            Err(error) => return Err(error.into()),
+        }
         info!(
             game = id,
             ply = state.row.ply + moves.len() as i64,
@@ -251,6 +260,21 @@ impl Service {
         })
     }
 
+    /// The answer to a move its game's deadline refused at the write: the game is ended on
+    /// time as the clocks would and the move answered like any late move (`TimeRanOut`), or,
+    /// when something else changed the game first, [`ServiceError::Changed`].
+    async fn too_late(&self, id: i64) -> ServiceError {
+        let state = match self.load(id).await {
+            Ok(state) if self.settle_rows([&state.row]).await => self.load(id).await,
+            other => other,
+        };
+        match state.map(active) {
+            Ok(Err(late @ ServiceError::TimeRanOut { .. })) => late,
+            Ok(_) => ServiceError::Changed,
+            Err(error) => error,
+        }
+    }
+
     /// The game a move is meant for.
     async fn game_to_move(
         &self,
@@ -258,16 +282,12 @@ impl Service {
         me: &PlayerRow,
         game: Option<i64>,
     ) -> Result<GameState, ServiceError> {
-        self.settle_overdue(&place.platform).await;
         if let Some(id) = game {
             let state = self.game_here(place, me.id, id).await?;
             state.color_of(me.id).ok_or(ServiceError::NotAPlayer(id))?;
             return active(state);
         }
-        let rows = self
-            .store
-            .active_games_in(&place.platform, &place.channel, me.id)
-            .await?;
+        let rows = self.active_games_here(place, me.id).await?;
         let awaiting: Vec<&GameRow> = rows.iter().filter(|row| awaits(row, me.id)).collect();
         match (awaiting.as_slice(), rows.as_slice()) {
             ([row], _) => self.load(row.id).await,
@@ -295,11 +315,16 @@ impl Service {
     /// exactly like one that does not exist, except to its own players, who are told where it
     /// is played.
     async fn game_here(&self, place: &Place, me: i64, id: i64) -> Result<GameState, ServiceError> {
-        let stored = self
-            .store
-            .stored_game(id)
-            .await?
-            .ok_or(ServiceError::NoSuchGame(id))?;
+        let read = || async {
+            self.store
+                .stored_game(id)
+                .await?
+                .ok_or(ServiceError::NoSuchGame(id))
+        };
+        let mut stored = read().await?;
+        if stored.row.platform == place.platform && self.settle_rows([&stored.row]).await {
+            stored = read().await?;
+        }
         let row = &stored.row;
         let mine = row.white_id == me || row.black_id == me;
         let visible = place.holds(&row.platform, row.community.as_deref(), &row.channel)
@@ -316,6 +341,23 @@ impl Service {
             });
         }
         self.replayed(stored)
+    }
+
+    /// The user's active games in this channel, those whose time ran out ended first.
+    async fn active_games_here(
+        &self,
+        place: &Place,
+        me: i64,
+    ) -> Result<Vec<GameRow>, ServiceError> {
+        let read = || {
+            self.store
+                .active_games_in(&place.platform, &place.channel, me)
+        };
+        let rows = read().await?;
+        if self.settle_rows(&rows).await {
+            return Ok(read().await?);
+        }
+        Ok(rows)
     }
 
     async fn which_game(&self, rows: &[GameRow], example: &str) -> ServiceError {
@@ -343,18 +385,24 @@ impl Service {
         game: Option<i64>,
     ) -> Result<GameState, ServiceError> {
         let me = self.player(user).await?;
-        self.settle_overdue(&place.platform).await;
+        self.game_of(place, &me, game).await
+    }
+
+    /// [`Service::game_for`] for a player already read.
+    async fn game_of(
+        &self,
+        place: &Place,
+        me: &PlayerRow,
+        game: Option<i64>,
+    ) -> Result<GameState, ServiceError> {
         if let Some(id) = game {
             return self.game_here(place, me.id, id).await;
         }
-        let rows = self
-            .store
-            .active_games_in(&place.platform, &place.channel, me.id)
-            .await?;
+        let rows = self.active_games_here(place, me.id).await?;
         match rows.as_slice() {
             [row] => self.load(row.id).await,
             [] => self
-                .latest_game_here(place, &me, |_| true)
+                .latest_game_here(place, me, |_| true)
                 .await?
                 .ok_or(ServiceError::NoGame),
             _ => Err(self.which_game(&rows, "board #ID").await),
@@ -372,30 +420,35 @@ impl Service {
         user: &User,
         game: Option<i64>,
     ) -> Result<GameState, ServiceError> {
-        if game.is_none() {
-            let me = self.player(user).await?;
-            self.settle_overdue(&place.platform).await;
-            if let Some(state) = self
+        let me = self.player(user).await?;
+        if game.is_none()
+            && let Some(state) = self
                 .latest_game_here(place, &me, |row| row.status != "active")
                 .await?
-            {
-                return Ok(state);
-            }
+        {
+            return Ok(state);
         }
-        self.game_for(place, user, game).await
+        self.game_of(place, &me, game).await
     }
 
-    /// The user's most recent game in this channel that `wanted` accepts.
+    /// The user's most recent game in this channel that `wanted` accepts (those whose time ran
+    /// out ended first).
     async fn latest_game_here(
         &self,
         place: &Place,
         me: &PlayerRow,
         wanted: impl Fn(&GameRow) -> bool,
     ) -> Result<Option<GameState>, ServiceError> {
-        let recent = self.store.games_of(me.id, 50).await?;
-        let here = recent.into_iter().find(|row| {
-            row.platform == place.platform && row.channel == place.channel && wanted(row)
-        });
+        let is_here =
+            |row: &GameRow| row.platform == place.platform && row.channel == place.channel;
+        let mut recent = self.store.games_of(me.id, 50).await?;
+        if self
+            .settle_rows(recent.iter().filter(|row| is_here(row)))
+            .await
+        {
+            recent = self.store.games_of(me.id, 50).await?;
+        }
+        let here = recent.into_iter().find(|row| is_here(row) && wanted(row));
         match here {
             Some(row) => Ok(Some(self.load(row.id).await?)),
             None => Ok(None),
@@ -410,7 +463,7 @@ impl Service {
         game: Option<i64>,
     ) -> Result<(GameState, Color), ServiceError> {
         let me = self.player(user).await?;
-        let state = active(self.game_for(place, user, game).await?)?;
+        let state = active(self.game_of(place, &me, game).await?)?;
         let color = state
             .color_of(me.id)
             .ok_or(ServiceError::NotAPlayer(state.row.id))?;
@@ -663,5 +716,88 @@ pub const fn color_key(color: Color) -> &'static str {
     match color {
         Color::White => "white",
         Color::Black => "black",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::service::{ManualClock, Notice, Pending};
+    use crate::store::Store;
+
+    #[tokio::test]
+    async fn a_move_whose_deadline_passes_before_it_is_written_is_answered_as_late() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let store = Store::open(&dir.path().join("late.db"))
+            .await
+            .expect("the database opens");
+        let clock = ManualClock::new(1_767_258_000);
+        let service = Service::new(store, Arc::new(clock.clone()));
+        let place = Place::new("console", "general");
+        let alice = User::new("console", "alice", "alice");
+        let bob = User::new("console", "bob", "bob");
+        service
+            .challenge(
+                &place,
+                &alice,
+                Some(&bob),
+                Variant::Chak,
+                None,
+                ColorChoice::White,
+            )
+            .await
+            .expect("challenged");
+        let id = service
+            .accept(&place, &bob, None)
+            .await
+            .expect("accepted")
+            .row
+            .id;
+        // Alice's move finds her game in time...
+        let me = service.player(&alice).await.expect("alice");
+        let state = service
+            .game_to_move(&place, &me, Some(id))
+            .await
+            .expect("in time");
+        let deadline = state.row.deadline.expect("a deadline");
+        // ...and is written once her deadline came.
+        clock.set(deadline);
+        let late = service
+            .apply_move(state, Color::White, me.id, "e3e4", false)
+            .await
+            .expect_err("too late");
+        assert!(
+            matches!(late, ServiceError::TimeRanOut { game, at, .. } if game == id && at == deadline),
+            "{late:?}"
+        );
+        let state = service.load(id).await.expect("loads");
+        assert_eq!(state.row.ply, 0, "the late move is not played");
+        assert_eq!(
+            (state.row.end_reason.as_deref(), state.row.finished_at),
+            (Some("timeout"), Some(deadline))
+        );
+        // Ended once: one timeout to announce, and nothing at the next tick.
+        let pending = service
+            .tick_platform("console")
+            .await
+            .expect("the clocks run");
+        assert!(
+            matches!(
+                &pending[..],
+                [Pending {
+                    notice: Notice::Timeout { .. },
+                    ..
+                }]
+            ),
+            "{pending:?}"
+        );
+        service.delivered(pending[0].id).await;
+        let again = service
+            .tick_platform("console")
+            .await
+            .expect("the clocks run");
+        assert!(again.is_empty(), "{again:?}");
     }
 }

@@ -247,12 +247,14 @@ pub trait Database: Debug + Send + Sync + super::TournamentDatabase {
         limit: i64,
     ) -> Result<Vec<GameRow>>;
 
-    /// Appends moves to a game in one transaction, guarded by the ply the mover saw. Moves
+    /// Appends moves to a game in one transaction, guarded by the ply the mover saw and by
+    /// the game's deadline: a move at or after it (`append.now`) does not land. Moves
     /// that end a game between people in which both sides moved queue its analysis in the
     /// same transaction.
     ///
     /// # Errors
-    /// [`super::StoreError::Conflict`] when the game moved on (or ended) in the meantime.
+    /// [`super::StoreError::Conflict`] when the game moved on (or ended) in the meantime, or
+    /// its deadline has passed.
     async fn append_moves(&self, append: &AppendMoves<'_>) -> Result<()>;
 
     /// Ends an active game off the board (resignation, agreement, claim, timeout, abort),

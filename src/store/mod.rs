@@ -397,6 +397,8 @@ pub struct AppendMoves<'a> {
     /// The mover's colour (`white` or `black`): their own standing draw offer stays, the
     /// opponent's is declined by the move.
     pub mover: &'a str,
+    /// When the moves are played: the write fails with [`StoreError::Conflict`] once the
+    /// game's deadline is not after it (the clocks end such a game on time).
     pub now: i64,
     /// A notice of the moves to record with them (a bot move the clocks played).
     pub notice: Option<NewNotice<'a>>,

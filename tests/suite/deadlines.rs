@@ -103,6 +103,53 @@ backends! {
 
 backends! {
     #[tokio::test]
+    async fn a_late_move_by_number_ends_its_game_once_leaving_others_to_the_clocks(db: TestDb) {
+        let clock = ManualClock::new(START);
+        let service = open(&db, &clock).await;
+        assert!(tick(&service).await.is_empty());
+        let id = started_game(&service).await;
+        let other = started_game_between(&service, "carol", "dave").await;
+        let deadline = START + 3 * DAY;
+        // No clock runs: both deadlines pass, then alice's move for her game arrives, twice.
+        clock.advance(3 * DAY + 60);
+        for _ in 0..2 {
+            let late = service
+                .play(&place(), &user("alice"), Some(id), "e3e4")
+                .await
+                .expect_err("too late");
+            assert!(
+                matches!(late, ServiceError::TimeRanOut { game, at, .. }
+                    if game == id && at == deadline),
+                "{late:?}"
+            );
+        }
+        let state = service.load(id).await.expect("loads");
+        assert_eq!(state.row.ply, 0, "the late move is not played");
+        assert_eq!(
+            (state.row.end_reason.as_deref(), state.row.result.as_deref()),
+            (Some("timeout"), Some("0-1"))
+        );
+        assert_eq!(state.row.finished_at, Some(deadline));
+        // The other game is the clocks' to end, at their next run.
+        assert!(service.load(other).await.expect("loads").is_active());
+        let notices = tick(&service).await;
+        let mut ended: Vec<i64> = notices
+            .iter()
+            .map(|notice| match notice {
+                Notice::Timeout { game, .. } => game.row.id,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        ended.sort_unstable();
+        assert_eq!(ended, [id, other], "each game ended and told once");
+        let other = service.load(other).await.expect("loads");
+        assert_eq!(other.row.finished_at, Some(deadline));
+        assert!(tick(&service).await.is_empty());
+    }
+}
+
+backends! {
+    #[tokio::test]
     async fn no_draw_claim_resign_or_abort_lands_after_the_deadline(db: TestDb) {
         let clock = ManualClock::new(START);
         let service = open(&db, &clock).await;

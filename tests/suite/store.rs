@@ -362,6 +362,35 @@ backends! {
 
 backends! {
     #[tokio::test]
+    async fn a_move_at_or_after_its_deadline_does_not_land(db: TestDb) {
+        let (store, alice, bob, row) = alice_and_bob_playing(&db).await;
+        let deadline = row.deadline.expect("a deadline");
+        let moves = [("e3e4".to_owned(), Some(alice.id))];
+        // The game was read in time, the move is written once its deadline came.
+        for now in [deadline, deadline + 1] {
+            let late = store.append_moves(&opening(row.id, &moves, now)).await;
+            assert!(matches!(late, Err(StoreError::Conflict)), "{late:?}");
+        }
+        let stored = store.game(row.id).await.expect("query").expect("exists");
+        assert_eq!((stored.ply, stored.deadline), (0, Some(deadline)));
+        assert!(store.moves(row.id).await.expect("query").is_empty());
+        // The clocks end it on time, as they would have without the move.
+        store
+            .finish_game(row.id, 0, Some("0-1"), "timeout", deadline, None)
+            .await
+            .expect("ended on time");
+        // A move just before the deadline lands.
+        let row = store
+            .create_game(&game(alice.id, bob.id))
+            .await
+            .expect("created");
+        let in_time = opening(row.id, &moves, row.deadline.expect("a deadline") - 1);
+        store.append_moves(&in_time).await.expect("applied");
+    }
+}
+
+backends! {
+    #[tokio::test]
     async fn a_game_is_read_with_its_players_and_moves(db: TestDb) {
         let (store, alice, bob, row) = alice_and_bob_playing(&db).await;
         let moves = [("e3e4".to_owned(), Some(alice.id))];

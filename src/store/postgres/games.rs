@@ -172,7 +172,7 @@ pub(super) async fn append_moves(db: &PostgresDatabase, append: &AppendMoves<'_>
          end_reason = $7, finished_at = $8, updated_at = $9, \
          draw_offer = CASE WHEN draw_offer = $10 THEN draw_offer END, \
          takeback_offer = NULL, revision = revision + 1 \
-         WHERE id = $1 AND revision = $11",
+         WHERE id = $1 AND revision = $11 AND (deadline IS NULL OR deadline > $9)",
     )
     .bind(append.game_id)
     .bind(new_ply)

@@ -137,7 +137,8 @@ pub(super) async fn append_moves(db: &SqliteDatabase, append: &AppendMoves<'_>) 
          end_reason = ?8, finished_at = ?9, updated_at = ?10, \
          draw_offer = CASE WHEN draw_offer = ?11 THEN draw_offer END, \
          takeback_offer = NULL, revision = revision + 1 \
-         WHERE id = ?1 AND ply = ?2 AND revision = ?12 AND status = 'active'",
+         WHERE id = ?1 AND ply = ?2 AND revision = ?12 AND status = 'active' \
+         AND (deadline IS NULL OR deadline > ?10)",
     )
     .bind(append.game_id)
     .bind(append.expected_ply)
