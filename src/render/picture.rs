@@ -245,14 +245,13 @@ impl Picture {
             let (band, row) = band(on_board)?;
             screen[band * files + column].map(|tile| (tile, row))
         };
-        // Whether board row `on_board` shows the static board all along.
-        let bare = |on_board: usize| {
-            band(on_board).is_none_or(|(band, _)| {
-                screen[band * files..(band + 1) * files]
-                    .iter()
-                    .all(Option::is_none)
-            })
-        };
+        // Whether each band of squares shows the static board all along, and board row
+        // `on_board`.
+        let bare_bands: Vec<bool> = screen
+            .chunks_exact(files)
+            .map(|band| band.iter().all(Option::is_none))
+            .collect();
+        let bare = |on_board: usize| band(on_board).is_none_or(|(band, _)| bare_bands[band]);
         // The palette indices of board row `on_board` in column `c`.
         let pixels = |on_board: usize, c: usize| match shown(on_board, c) {
             Some((tile, row)) => tile.row(row),
