@@ -106,26 +106,35 @@ async fn new_game(service: &Service, variant: Variant, white: &str, black: &str)
         .id
 }
 
-/// The next move of a game: a legal move picked by the ply, so games differ but repeat. Read
-/// from the stored position, so that choosing costs little next to playing.
-async fn next_move(service: &Service, id: i64) -> Option<(String, String)> {
-    let row = service.store().game(id).await.ok()??;
+/// A stored game and its players' names, white first.
+struct Game {
+    id: i64,
+    players: [String; 2],
+}
+
+impl Game {
+    async fn new(service: &Service, variant: Variant, white: &str, black: &str) -> Game {
+        Game {
+            id: new_game(service, variant, white, black).await,
+            players: [white.to_owned(), black.to_owned()],
+        }
+    }
+}
+
+/// The next move of a game, and who plays it: a legal move picked by the ply, so games differ
+/// but repeat. Read from the stored position in one statement, and only the move picked is
+/// written out, so that choosing costs little next to playing.
+async fn next_move(service: &Service, game: &Game) -> Option<(String, String)> {
+    let row = service.store().game(game.id).await.ok()??;
     if row.status != "active" || row.ply >= 60 {
         return None;
     }
     let variant = Variant::from_name(&row.game_key)?;
     let position = VariantPosition::from_text(variant, &row.position).ok()?;
-    let moves = position.legal_move_texts();
-    let pick = moves
-        .get((row.ply as usize * 7 + 3) % moves.len().max(1))?
-        .clone();
-    let mover = if position.turn() == Color::White {
-        row.white_id
-    } else {
-        row.black_id
-    };
-    let mover = service.store().player_by_id(mover).await.ok()??.platform_id;
-    Some((mover, pick))
+    let moves = position.legal_moves();
+    let pick = moves.get((row.ply as usize * 7 + 3) % moves.len().max(1))?;
+    let mover = usize::from(position.turn() != Color::White);
+    Some((game.players[mover].clone(), position.move_text(pick)))
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -142,28 +151,28 @@ fn turn(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(8));
     for variant in Variant::ALL {
         let mut samples: Vec<Duration> = Vec::new();
-        let mut game = rt.block_on(new_game(&service, variant, "alice", "bob"));
+        let mut game = rt.block_on(Game::new(&service, variant, "alice", "bob"));
         group.bench_function(variant.key(), |b| {
             b.iter_custom(|iterations| {
                 let mut total = Duration::ZERO;
                 for _ in 0..iterations {
                     let (mover, text) = loop {
-                        match rt.block_on(next_move(&service, game)) {
+                        match rt.block_on(next_move(&service, &game)) {
                             Some(next) => break next,
                             None => {
                                 let _ = rt.block_on(service.resign(
                                     &place(),
                                     &user("alice"),
-                                    Some(game),
+                                    Some(game.id),
                                 ));
-                                game = rt.block_on(new_game(&service, variant, "alice", "bob"));
+                                game = rt.block_on(Game::new(&service, variant, "alice", "bob"));
                             }
                         }
                     };
                     let incoming = Incoming {
                         place: place(),
                         user: user(&mover),
-                        text: format!("move #{game} {text}"),
+                        text: format!("move #{} {text}", game.id),
                         event_id: None,
                         addressed: true,
                         manager: false,
@@ -258,7 +267,7 @@ fn load(c: &mut Criterion) {
                     for n in 0..games {
                         let variant = Variant::ALL[n % Variant::ALL.len()];
                         ids.push(
-                            new_game(&service, variant, &format!("w{n}"), &format!("b{n}")).await,
+                            Game::new(&service, variant, &format!("w{n}"), &format!("b{n}")).await,
                         );
                     }
                     (service, Arc::new(ids))
@@ -306,18 +315,18 @@ fn load(c: &mut Criterion) {
 /// One full turn through the chat layer in a random game still going on; its duration.
 async fn random_turn(
     service: &Service,
-    ids: &[i64],
+    games: &[Game],
     rng: &std::sync::Mutex<fastrand::Rng>,
 ) -> Duration {
     loop {
-        let id = ids[rng.lock().expect("not poisoned").usize(..ids.len())];
-        let Some((mover, text)) = next_move(service, id).await else {
+        let game = &games[rng.lock().expect("not poisoned").usize(..games.len())];
+        let Some((mover, text)) = next_move(service, game).await else {
             continue;
         };
         let incoming = Incoming {
             place: place(),
             user: user(&mover),
-            text: format!("move #{id} {text}"),
+            text: format!("move #{} {text}", game.id),
             event_id: None,
             addressed: true,
             manager: false,
@@ -364,21 +373,22 @@ fn concurrent_moves(c: &mut Criterion) {
                 let mut games = Vec::with_capacity(GAMES);
                 for n in 0..GAMES {
                     let (white, black) = (format!("w{n}"), format!("b{n}"));
-                    games.push(new_game(&service, Variant::Chak, &white, &black).await);
+                    games.push(Game::new(&service, Variant::Chak, &white, &black).await);
                 }
-                (service, games)
+                (service, Arc::new(games))
             })
         });
         b.iter(|| {
             rt.block_on(async {
-                let tasks: Vec<_> = games
-                    .iter()
-                    .map(|&id| {
-                        let service = service.clone();
+                let tasks: Vec<_> = (0..games.len())
+                    .map(|n| {
+                        let (service, games) = (service.clone(), Arc::clone(games));
                         tokio::spawn(async move {
-                            if let Some((mover, text)) = next_move(&service, id).await {
-                                let _ =
-                                    service.play(&place(), &user(&mover), Some(id), &text).await;
+                            let game = &games[n];
+                            if let Some((mover, text)) = next_move(&service, game).await {
+                                let _ = service
+                                    .play(&place(), &user(&mover), Some(game.id), &text)
+                                    .await;
                             }
                         })
                     })

@@ -163,8 +163,12 @@ impl Bits {
         if self.count == 0 {
             self.words.extend_from_slice(&words[..whole]);
         } else {
+            // Each whole word fills the pending bits up to a word and leaves its top behind.
+            let count = self.count;
+            self.words.reserve(whole);
             for &word in &words[..whole] {
-                self.put_bits(word, 64);
+                self.words.push(self.pending | word << count);
+                self.pending = word >> (64 - count);
             }
         }
         if rest > 0 {
@@ -187,12 +191,22 @@ impl Bits {
     }
 
     /// The bytes written, the last one padded with zero bits.
-    fn into_bytes(mut self) -> Vec<u8> {
+    #[cfg(test)]
+    fn into_bytes(self) -> Vec<u8> {
+        let mut out = Vec::new();
+        self.write_to(&mut out);
+        out
+    }
+
+    /// Appends the bytes written to `out`, the last one padded with zero bits.
+    fn write_to(mut self, out: &mut Vec<u8>) {
         let bytes = self.len().div_ceil(8) as usize;
         self.align();
-        let mut out: Vec<u8> = self.words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        out.truncate(bytes);
-        out
+        out.reserve(self.words.len() * 8);
+        for word in &self.words {
+            out.extend_from_slice(&word.to_le_bytes());
+        }
+        out.truncate(out.len() - (self.words.len() * 8 - bytes));
     }
 }
 
@@ -271,6 +285,8 @@ struct Segment {
 pub(crate) struct Segments {
     words: Vec<u64>,
     segments: Vec<Segment>,
+    /// The filtered bytes of the segment being pushed.
+    scratch: Vec<u8>,
 }
 
 impl Segments {
@@ -297,9 +313,11 @@ impl Segments {
 
     /// Compresses and appends the segment `row`, Up-filtered below `above`.
     pub(crate) fn push_up(&mut self, above: &[u8], row: &[u8]) {
-        let mut filtered = vec![0; row.len()];
+        let mut filtered = std::mem::take(&mut self.scratch);
+        filtered.resize(row.len(), 0);
         up(above, row, &mut filtered);
         self.push(&filtered);
+        self.scratch = filtered;
     }
 
     #[cfg(test)]
@@ -358,6 +376,9 @@ fn trailing_zeros(data: &[u8]) -> usize {
     count + rest.iter().rev().take_while(|&&b| b == 0).count()
 }
 
+/// The words of compressed data a stream starts with room for: a picture of 128 KB.
+const STREAM_WORDS: usize = 16 * 1024;
+
 /// A PNG's compressed image data being put together, row by row and segment by segment.
 pub(crate) struct Stream {
     bits: Bits,
@@ -372,7 +393,11 @@ pub(crate) struct Stream {
 
 impl Stream {
     pub(crate) fn new() -> Stream {
-        let mut bits = Bits::default();
+        // Room for a picture of the usual size without growing.
+        let mut bits = Bits {
+            words: Vec::with_capacity(STREAM_WORDS),
+            ..Bits::default()
+        };
         // A final block with fixed Huffman codes.
         bits.put_bits(0b011, 3);
         Stream {
@@ -444,11 +469,10 @@ impl Stream {
         self.flush_zeros();
         self.bits.put(END_OF_BLOCK);
         let adler = ((self.s2 % MOD_ADLER) << 16 | (self.s1 % MOD_ADLER)) as u32;
-        let deflated = self.bits.into_bytes();
-        let mut zlib = Vec::with_capacity(deflated.len() + 6);
+        let mut zlib = Vec::with_capacity(self.bits.words.len() * 8 + 16);
         // Deflate with a 32 KB window, no dictionary, fastest compression.
         zlib.extend_from_slice(&[0x78, 0x01]);
-        zlib.extend_from_slice(&deflated);
+        self.bits.write_to(&mut zlib);
         zlib.extend_from_slice(&adler.to_be_bytes());
         let mut png = Vec::with_capacity(zlib.len() + palette.len() + 64);
         png.extend_from_slice(b"\x89PNG\r\n\x1a\n");

@@ -144,17 +144,17 @@ impl Quantiser {
     /// An opaque pixmap as palette indices.
     pub(crate) fn indexed(&self, pixmap: &Pixmap) -> Vec<u8> {
         let mut indices = vec![0; pixmap.data().len() / 4];
-        self.reindex(pixmap, None, &mut indices);
+        self.reindex(pixmap, Under::Nothing, &mut indices);
         indices
     }
 
-    /// An opaque pixmap as palette indices, into `indices` (one per pixel). With `under`, a
-    /// pixmap of the same size whose indices `indices` already holds (the pixmap before it was
-    /// drawn on), only the pixels drawn over are looked up. Pictures are mostly runs of one
-    /// colour, so the last pixel's index is remembered and most lookups are skipped.
-    pub(crate) fn reindex(&self, pixmap: &Pixmap, under: Option<&Pixmap>, indices: &mut [u8]) {
+    /// An opaque pixmap as palette indices, into `indices` (one per pixel). With an [`Under`]
+    /// other than [`Under::Nothing`], `indices` already holds the indices of what the pixmap
+    /// showed before it was drawn on, and only the pixels drawn over are looked up. Pictures
+    /// are mostly runs of one colour, so the last pixel's index is remembered and most lookups
+    /// are skipped.
+    pub(crate) fn reindex(&self, pixmap: &Pixmap, under: Under<'_>, indices: &mut [u8]) {
         let word = |px: &[u8]| u32::from_le_bytes([px[0], px[1], px[2], px[3]]);
-        let pixels = pixmap.data().chunks_exact(4);
         let mut last = (u32::MAX, 0u8);
         let mut look = |index: &mut u8, px: &[u8]| {
             let new = word(px);
@@ -163,27 +163,45 @@ impl Quantiser {
             }
             *index = last.1;
         };
-        match under {
-            Some(under) => {
-                debug_assert_eq!(under.data().len(), pixmap.data().len());
-                // Two pixels compared at a time: most were not drawn over.
-                let pairs = indices
-                    .chunks_mut(2)
-                    .zip(pixmap.data().chunks(8).zip(under.data().chunks(8)));
-                for (index, (px, old)) in pairs {
-                    if px == old {
-                        continue;
-                    }
-                    let halves = px.chunks_exact(4).zip(old.chunks_exact(4));
-                    for (index, (px, old)) in index.iter_mut().zip(halves) {
-                        if px != old {
-                            look(index, px);
-                        }
-                    }
+        let data = pixmap.data();
+        // What each pixel showed before, eight pixels at a time: most were not drawn over, and
+        // a block of eight is compared in a few instructions.
+        let mut ground = [0; 4 * BLOCK];
+        let before: &[u8] = match under {
+            Under::Nothing => {
+                for (index, px) in indices.iter_mut().zip(data.chunks_exact(4)) {
+                    look(index, px);
                 }
+                return;
             }
-            None => {
-                for (index, px) in indices.iter_mut().zip(pixels) {
+            Under::Pixmap(under) => under.data(),
+            Under::Ground(color) => {
+                for px in ground.chunks_exact_mut(4) {
+                    px.copy_from_slice(&[color.0, color.1, color.2, 255]);
+                }
+                &ground
+            }
+        };
+        debug_assert!(matches!(under, Under::Ground(_)) || before.len() == data.len());
+        let blocks = indices
+            .chunks_mut(BLOCK)
+            .zip(data.chunks(4 * BLOCK))
+            .enumerate();
+        for (n, (index, px)) in blocks {
+            let old = match under {
+                Under::Ground(_) => &before[..px.len()],
+                _ => &before[n * 4 * BLOCK..][..px.len()],
+            };
+            if let (Ok(px), Ok(old)) = (
+                <&[u8; 4 * BLOCK]>::try_from(px),
+                <&[u8; 4 * BLOCK]>::try_from(old),
+            ) && px == old
+            {
+                continue;
+            }
+            let pixels = px.chunks_exact(4).zip(old.chunks_exact(4));
+            for (index, (px, old)) in index.iter_mut().zip(pixels) {
+                if word(px) != word(old) {
                     look(index, px);
                 }
             }
@@ -194,6 +212,20 @@ impl Quantiser {
     pub(crate) fn bytes(&self) -> Vec<u8> {
         self.palette.iter().flat_map(|c| [c.0, c.1, c.2]).collect()
     }
+}
+
+/// Pixels compared at a time when looking for the ones drawn over.
+const BLOCK: usize = 8;
+
+/// What a pixmap showed before it was drawn on, whose indices are already known.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Under<'a> {
+    /// Nothing known: every pixel is looked up.
+    Nothing,
+    /// A pixmap of the same size.
+    Pixmap(&'a Pixmap),
+    /// One colour all over.
+    Ground(Rgb),
 }
 
 /// The theme's shared quantiser, whose table fills up over the process's life.

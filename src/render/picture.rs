@@ -13,7 +13,7 @@ use super::board::{
     BASE_LIMIT, CaptionPart, Layout, caption_parts, draw_caption_part, draw_square,
 };
 use super::encode::{Segments, Stream};
-use super::palette::quantiser;
+use super::palette::{Under, quantiser};
 use super::theme::Theme;
 use super::{Caption, RenderError, RenderOptions};
 use crate::rules::{BoardView, Cell, Coord, PieceView};
@@ -404,7 +404,7 @@ fn draw_tile(layout: &Layout, at: Coord, content: &SquareContent) -> Result<Bloc
     let mut square = ground.clone();
     draw_square(&mut square, layout, content)?;
     let mut indices = square_of(layout, &base_indices(layout)?, 1, at);
-    quantiser(layout.theme).reindex(&square, Some(&ground), &mut indices);
+    quantiser(layout.theme).reindex(&square, Under::Pixmap(&ground), &mut indices);
     Ok(Block::new(layout.sq as usize, indices))
 }
 
@@ -427,15 +427,14 @@ fn strips(layout: &Layout, caption: &Caption) -> Result<Vec<Arc<Block>>, RenderE
 /// A caption part drawn on its own strip, as palette indices.
 fn draw_strip(layout: &Layout, part: &CaptionPart, rows: Range<u32>) -> Result<Block, RenderError> {
     let (width, height) = (layout.width, rows.end - rows.start);
-    let mut blank = pixmap(vec![0; (width * height * 4) as usize], width, height)?;
-    let frame = layout.theme.palette().frame;
-    blank.fill(frame.skia_alpha(255));
-    let mut strip = blank.clone();
+    // Drawn on the frame's colour, which `draw_caption_part` fills it with.
+    let mut strip = pixmap(vec![0; (width * height * 4) as usize], width, height)?;
     draw_caption_part(&mut strip, layout, part, rows.start);
     // Most of a strip is its ground: only the pixels drawn over are looked up.
+    let frame = layout.theme.palette().frame;
     let quantiser = quantiser(layout.theme);
     let mut indices = vec![quantiser.index_of(frame); (width * height) as usize];
-    quantiser.reindex(&strip, Some(&blank), &mut indices);
+    quantiser.reindex(&strip, Under::Ground(frame), &mut indices);
     Ok(Block::new(width as usize, indices))
 }
 
