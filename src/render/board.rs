@@ -424,7 +424,8 @@ pub(super) fn caption_parts(layout: &Layout, caption: &Caption) -> Vec<(CaptionP
     ]
 }
 
-/// Draws a caption part on `strip`, a pixmap of the band's rows from `top` down.
+/// Draws a caption part on `strip`, a pixmap of the band's rows from `top` down filled with
+/// the frame's colour.
 pub(super) fn draw_caption_part(strip: &mut Pixmap, layout: &Layout, part: &CaptionPart, top: u32) {
     let theme = layout.theme;
     let palette = theme.palette();
@@ -432,7 +433,6 @@ pub(super) fn draw_caption_part(strip: &mut Pixmap, layout: &Layout, part: &Capt
     let font = caption_font(layout.width) as f32;
     let m = layout.margin as f32;
     let top = top as f32;
-    strip.fill(palette.frame.skia_alpha(255));
     match part {
         CaptionPart::Players {
             white,

@@ -427,11 +427,11 @@ fn strips(layout: &Layout, caption: &Caption) -> Result<Vec<Arc<Block>>, RenderE
 /// A caption part drawn on its own strip, as palette indices.
 fn draw_strip(layout: &Layout, part: &CaptionPart, rows: Range<u32>) -> Result<Block, RenderError> {
     let (width, height) = (layout.width, rows.end - rows.start);
-    // Drawn on the frame's colour, which `draw_caption_part` fills it with.
-    let mut strip = pixmap(vec![0; (width * height * 4) as usize], width, height)?;
+    let frame = layout.theme.palette().frame;
+    let ground = [frame.0, frame.1, frame.2, 255].repeat((width * height) as usize);
+    let mut strip = pixmap(ground, width, height)?;
     draw_caption_part(&mut strip, layout, part, rows.start);
     // Most of a strip is its ground: only the pixels drawn over are looked up.
-    let frame = layout.theme.palette().frame;
     let quantiser = quantiser(layout.theme);
     let mut indices = vec![quantiser.index_of(frame); (width * height) as usize];
     quantiser.reindex(&strip, Under::Ground(frame), &mut indices);

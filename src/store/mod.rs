@@ -230,8 +230,9 @@ pub struct StoredGame {
     pub moves: Vec<MoveRow>,
 }
 
-/// A game's row with both its players, read by one statement: `games` joined twice with
-/// `players`, the players' columns named `white_…` and `black_…`.
+/// A game's row with both its players and its moves, read by one statement: `games` joined
+/// twice with `players`, the players' columns named `white_…` and `black_…`, and the moves in
+/// order as a JSON array of `[ply, text, player_id, played_at]` arrays named `moves`.
 #[derive(FromRow)]
 struct GamePlayersRow {
     #[sqlx(flatten)]
@@ -242,11 +243,26 @@ struct GamePlayersRow {
     black_platform: String,
     black_platform_id: String,
     black_name: String,
+    moves: String,
 }
 
 impl GamePlayersRow {
-    /// The game with its moves.
-    fn with_moves(self, moves: Vec<MoveRow>) -> StoredGame {
+    /// The game with its players and moves.
+    ///
+    /// # Errors
+    /// [`StoreError::Database`] when the moves do not read.
+    fn into_stored(self) -> Result<StoredGame> {
+        let moves: Vec<(i64, String, Option<i64>, i64)> = serde_json::from_str(&self.moves)
+            .map_err(|error| StoreError::Database(sqlx::Error::Decode(Box::new(error))))?;
+        let moves = moves
+            .into_iter()
+            .map(|(ply, text, player_id, played_at)| MoveRow {
+                ply,
+                text,
+                player_id,
+                played_at,
+            })
+            .collect();
         let white = PlayerRow {
             id: self.game.white_id,
             platform: self.white_platform,
@@ -259,12 +275,12 @@ impl GamePlayersRow {
             platform_id: self.black_platform_id,
             display_name: self.black_name,
         };
-        StoredGame {
+        Ok(StoredGame {
             row: self.game,
             white,
             black,
             moves,
-        }
+        })
     }
 }
 

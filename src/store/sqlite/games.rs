@@ -45,26 +45,20 @@ pub(super) async fn game_by_web_id(db: &SqliteDatabase, web_id: &str) -> Result<
 }
 
 pub(super) async fn stored_game(db: &SqliteDatabase, id: i64) -> Result<Option<StoredGame>> {
-    let mut tx = db.pool.begin().await?;
+    // One statement, so one snapshot: the moves are the game row's.
     let game: Option<GamePlayersRow> = sqlx::query_as(
         "SELECT g.*, w.platform AS white_platform, w.platform_id AS white_platform_id, \
          w.display_name AS white_name, b.platform AS black_platform, \
-         b.platform_id AS black_platform_id, b.display_name AS black_name \
+         b.platform_id AS black_platform_id, b.display_name AS black_name, \
+         (SELECT json_group_array(json_array(m.ply, m.text, m.player_id, m.played_at) \
+          ORDER BY m.ply) FROM moves m WHERE m.game_id = g.id) AS moves \
          FROM games g JOIN players w ON w.id = g.white_id JOIN players b ON b.id = g.black_id \
          WHERE g.id = ?1",
     )
     .bind(id)
-    .fetch_optional(&mut *tx)
+    .fetch_optional(&db.pool)
     .await?;
-    let Some(game) = game else { return Ok(None) };
-    let moves = sqlx::query_as(
-        "SELECT ply, text, player_id, played_at FROM moves WHERE game_id = ?1 ORDER BY ply",
-    )
-    .bind(id)
-    .fetch_all(&mut *tx)
-    .await?;
-    tx.commit().await?;
-    Ok(Some(game.with_moves(moves)))
+    game.map(GamePlayersRow::into_stored).transpose()
 }
 
 pub(super) async fn moves(db: &SqliteDatabase, game_id: i64) -> Result<Vec<MoveRow>> {
