@@ -8,8 +8,9 @@
 //! - `load/<backend>/<N>_games`: many players on one database: N games of all four kinds
 //!   stored and going on, and four players at any moment each making a full turn (chat,
 //!   commit, picture, reply) in a game picked at random; criterion's throughput is moves per
-//!   second, and the p50 and p99 of every turn and the process's peak resident memory are
-//!   printed. `sqlite` always; `postgres` when `PIGEON_BENCH_POSTGRES` names a PostgreSQL
+//!   second, and the p50 and p99 of every turn, the process's peak resident memory and the
+//!   processor time a turn takes (all threads, the bench's own choosing of moves included)
+//!   are printed. `sqlite` always; `postgres` when `PIGEON_BENCH_POSTGRES` names a PostgreSQL
 //!   server (`postgres://user@127.0.0.1:5432/postgres`) where the bench may create a
 //!   database of its own.
 //!
@@ -257,6 +258,8 @@ fn load(c: &mut Criterion) {
         let stored = std::cell::OnceCell::new();
         let samples = Arc::new(std::sync::Mutex::new(Vec::<Duration>::new()));
         let rng = Arc::new(std::sync::Mutex::new(fastrand::Rng::with_seed(7)));
+        // The processor time and the time the turns took, over every iteration.
+        let used = std::sync::Mutex::new((Duration::ZERO, Duration::ZERO));
         group.bench_function(format!("{backend}/{games}_games"), |b| {
             let (service, ids) = stored.get_or_init(|| {
                 rt.block_on(async {
@@ -274,7 +277,7 @@ fn load(c: &mut Criterion) {
                 })
             });
             b.iter_custom(|moves| {
-                let start = Instant::now();
+                let (start, cpu) = (Instant::now(), cpu_time());
                 rt.block_on(async {
                     let workers: Vec<_> = (0..PLAYERS as u64)
                         .map(|worker| {
@@ -294,18 +297,25 @@ fn load(c: &mut Criterion) {
                         worker.await.expect("the player's task runs");
                     }
                 });
+                let mut used = used.lock().expect("not poisoned");
+                used.0 += cpu_time().saturating_sub(cpu);
+                used.1 += start.elapsed();
                 start.elapsed()
             });
         });
         let mut samples = std::mem::take(&mut *samples.lock().expect("not poisoned"));
         samples.sort_unstable();
         if !samples.is_empty() {
+            let (cpu, wall) = *used.lock().expect("not poisoned");
             println!(
-                "load/{backend}/{games}_games: {} turns, p50 {:.2} ms, p99 {:.2} ms, peak RSS {} MB",
+                "load/{backend}/{games}_games: {} turns, p50 {:.2} ms, p99 {:.2} ms, peak RSS {} MB, \
+                 processor time {:.2} ms a turn ({:.0} % of one core)",
                 samples.len(),
                 percentile(&samples, 0.50).as_secs_f64() * 1e3,
                 percentile(&samples, 0.99).as_secs_f64() * 1e3,
-                peak_rss_kb() / 1024
+                peak_rss_kb() / 1024,
+                cpu.as_secs_f64() * 1e3 / samples.len() as f64,
+                cpu.as_secs_f64() * 100.0 / wall.as_secs_f64().max(1e-9),
             );
         }
     }
@@ -341,6 +351,26 @@ async fn random_turn(
             return took;
         }
     }
+}
+
+/// The processor time the process has used so far, all its threads together (`utime` and
+/// `stime` of `/proc/self/stat`, in Linux's fixed 100 ticks a second); zero where it cannot
+/// be read.
+fn cpu_time() -> Duration {
+    let ticks = std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|stat| {
+            // The fields after the command name, which is in parentheses and may hold spaces.
+            let fields: Vec<u64> = stat
+                .rsplit_once(')')?
+                .1
+                .split_whitespace()
+                .map(|field| field.parse().unwrap_or(0))
+                .collect();
+            Some(fields.get(11)? + fields.get(12)?)
+        })
+        .unwrap_or(0);
+    Duration::from_millis(ticks * 10)
 }
 
 /// The process's peak resident memory (`VmHWM`), in kilobytes; 0 where it cannot be read.

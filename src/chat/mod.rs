@@ -165,6 +165,7 @@ async fn chatter(service: &Service, incoming: &Incoming, text: &str) -> Vec<Repl
             | ServiceError::CannotSave
             | ServiceError::WhichGame { .. }
             | ServiceError::TimeRanOut { .. }
+            | ServiceError::OnHold(_)
             | ServiceError::GameOver { .. }
             | ServiceError::Internal(_)),
         ) => error_replies(service, incoming, &command, error).await,

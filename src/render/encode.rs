@@ -138,6 +138,7 @@ impl Bits {
     }
 
     /// Writes the low `len` bits of `bits` (at most 64; the others must be zero).
+    #[inline]
     fn put_bits(&mut self, bits: u64, len: u32) {
         if len == 0 {
             return;
@@ -158,6 +159,7 @@ impl Bits {
     }
 
     /// Appends `len` bits kept in `words`.
+    #[inline]
     fn append(&mut self, words: &[u64], len: u32) {
         let (whole, rest) = ((len / 64) as usize, len % 64);
         if self.count == 0 {
@@ -425,6 +427,7 @@ impl Stream {
     }
 
     /// Adds a kept segment of `width` bytes.
+    #[inline]
     pub(crate) fn kept(&mut self, segments: &Segments, index: usize, width: usize) {
         let segment = segments.segments[index];
         self.zeros += segment.lead as usize;
@@ -454,11 +457,13 @@ impl Stream {
         self.scratch = filtered;
     }
 
+    #[inline]
     fn add(&mut self, sums: Sums, width: usize) {
         self.s2 += width as u64 * self.s1 + u64::from(sums.weighted);
         self.s1 += u64::from(sums.bytes);
     }
 
+    #[inline]
     fn flush_zeros(&mut self) {
         put_run(&mut self.bits, 0, self.zeros);
         self.zeros = 0;

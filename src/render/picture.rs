@@ -252,6 +252,9 @@ impl Picture {
             .map(|band| band.iter().all(Option::is_none))
             .collect();
         let bare = |on_board: usize| band(on_board).is_none_or(|(band, _)| bare_bands[band]);
+        // The compressed rows of each square shown, by its place on the screen.
+        let shown_rows: Vec<Option<&Segments>> =
+            screen.iter().map(|tile| tile.map(Block::rows)).collect();
         // The palette indices of board row `on_board` in column `c`.
         let pixels = |on_board: usize, c: usize| match shown(on_board, c) {
             Some((tile, row)) => tile.row(row),
@@ -280,6 +283,26 @@ impl Picture {
             }
             if bare(on_board) && (on_board == 0 || bare(on_board - 1)) {
                 stream.kept(&board_rows.whole, on_board, width);
+                continue;
+            }
+            // A row of a band of squares below its first: every segment is kept, a shown
+            // square's or the static board's.
+            if let Some((band, row)) = band(on_board)
+                && row > 0
+            {
+                let cut = on_board * columns.len();
+                let last = columns.len() - 1;
+                stream.kept(&board_rows.cut, cut, columns[0].len());
+                for (column, tile) in shown_rows[band * files..(band + 1) * files]
+                    .iter()
+                    .enumerate()
+                {
+                    match tile {
+                        Some(rows) => stream.kept(rows, row - 1, sq),
+                        None => stream.kept(&board_rows.cut, cut + 1 + column, sq),
+                    }
+                }
+                stream.kept(&board_rows.cut, cut + last, columns[last].len());
                 continue;
             }
             for (c, span) in columns.iter().enumerate() {

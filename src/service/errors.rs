@@ -60,6 +60,10 @@ pub enum ServiceError {
     )]
     Changed,
     #[error(
+        "Game #{0} is on hold: its clock ran into a problem, and the game waits for whoever runs Pigeon here to look at it. Nothing was played; ask them to check game #{0}."
+    )]
+    OnHold(i64),
+    #[error(
         "Game #{0} can't be aborted any more: both sides have moved. You can `resign` or offer a `draw`."
     )]
     TooLateToAbort(i64),

@@ -261,8 +261,9 @@ impl Service {
     }
 
     /// The answer to a move its game's deadline refused at the write: the game is ended on
-    /// time as the clocks would and the move answered like any late move (`TimeRanOut`), or,
-    /// when something else changed the game first, [`ServiceError::Changed`].
+    /// time as the clocks would and the move answered like any late move (`TimeRanOut`);
+    /// [`ServiceError::OnHold`] for a game set aside for the operator, whose clock does not
+    /// end it; or, when something else changed the game first, [`ServiceError::Changed`].
     async fn too_late(&self, id: i64) -> ServiceError {
         let state = match self.load(id).await {
             Ok(state) if self.settle_rows([&state.row]).await => self.load(id).await,
@@ -270,6 +271,7 @@ impl Service {
         };
         match state.map(active) {
             Ok(Err(late @ ServiceError::TimeRanOut { .. })) => late,
+            Ok(Ok(state)) if state.row.attention.is_some() => ServiceError::OnHold(id),
             Ok(_) => ServiceError::Changed,
             Err(error) => error,
         }

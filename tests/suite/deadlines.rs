@@ -103,6 +103,34 @@ backends! {
 
 backends! {
     #[tokio::test]
+    async fn a_late_move_in_a_game_on_hold_is_told_so_and_not_played(db: TestDb) {
+        let clock = ManualClock::new(START);
+        let service = open(&db, &clock).await;
+        let id = started_game(&service).await;
+        // The game's clock failed earlier: it is set aside for the operator, and its clock no
+        // longer ends it.
+        service
+            .store()
+            .mark_attention(id, "a test's reason")
+            .await
+            .expect("marked");
+        clock.advance(3 * DAY + 60);
+        assert!(tick(&service).await.is_empty());
+        let late = service
+            .play(&place(), &user("alice"), Some(id), "e3e4")
+            .await
+            .expect_err("held");
+        assert!(matches!(late, ServiceError::OnHold(game) if game == id), "{late:?}");
+        let text = late.to_string();
+        assert!(text.contains(&format!("Game #{id} is on hold")), "{text}");
+        assert!(text.contains("Nothing was played"), "{text}");
+        let state = service.load(id).await.expect("loads");
+        assert_eq!((state.row.ply, state.row.status.as_str()), (0, "active"));
+    }
+}
+
+backends! {
+    #[tokio::test]
     async fn a_late_move_by_number_ends_its_game_once_leaving_others_to_the_clocks(db: TestDb) {
         let clock = ManualClock::new(START);
         let service = open(&db, &clock).await;
