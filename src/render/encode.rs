@@ -322,6 +322,12 @@ impl Segments {
         self.scratch = filtered;
     }
 
+    /// The segments pushed, without the room kept for pushing more.
+    pub(crate) fn done(mut self) -> Segments {
+        self.scratch = Vec::new();
+        self
+    }
+
     #[cfg(test)]
     fn len(&self) -> usize {
         self.segments.len()
@@ -330,7 +336,7 @@ impl Segments {
 
 /// Up-filters `row` below `above` into `out`.
 fn up(above: &[u8], row: &[u8], out: &mut [u8]) {
-    debug_assert!(above.len() == row.len() && out.len() == row.len());
+    assert!(above.len() == row.len() && out.len() == row.len());
     for ((out, &b), &a) in out.iter_mut().zip(row).zip(above) {
         *out = b.wrapping_sub(a);
     }

@@ -155,13 +155,17 @@ impl Quantiser {
     /// are skipped.
     pub(crate) fn reindex(&self, pixmap: &Pixmap, under: Under<'_>, indices: &mut [u8]) {
         let word = |px: &[u8]| u32::from_le_bytes([px[0], px[1], px[2], px[3]]);
-        let mut last = (u32::MAX, 0u8);
+        let mut last: Option<(u32, u8)> = None;
         let mut look = |index: &mut u8, px: &[u8]| {
             let new = word(px);
-            if new != last.0 {
-                last = (new, self.index(px[0], px[1], px[2]));
-            }
-            *index = last.1;
+            *index = match last {
+                Some((seen, index)) if seen == new => index,
+                _ => {
+                    let index = self.index(px[0], px[1], px[2]);
+                    last = Some((new, index));
+                    index
+                }
+            };
         };
         let data = pixmap.data();
         // What each pixel showed before, eight pixels at a time: most were not drawn over, and

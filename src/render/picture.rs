@@ -98,7 +98,7 @@ impl Block {
             {
                 rows.push_up(above, row);
             }
-            rows
+            rows.done()
         })
     }
 }
@@ -362,7 +362,10 @@ fn board_rows(layout: &Layout) -> Result<Arc<BoardRows>, RenderError> {
             rows.whole.push_up(above, row);
             above = row;
         }
-        Ok(rows)
+        Ok(BoardRows {
+            cut: rows.cut.done(),
+            whole: rows.whole.done(),
+        })
     })
 }
 

@@ -421,6 +421,8 @@ impl Service {
                 }
                 // Another process played it, or the game moved on: look again.
                 Err(ServiceError::Changed) => {}
+                // The game waits for the operator, and its lines with it.
+                Err(ServiceError::OnHold(_)) => break,
                 Err(error) => {
                     warn!(game, %error, "a conditional move did not play; the lines are dropped");
                     self.store

@@ -271,7 +271,12 @@ impl Service {
         };
         match state.map(active) {
             Ok(Err(late @ ServiceError::TimeRanOut { .. })) => late,
-            Ok(Ok(state)) if state.row.attention.is_some() => ServiceError::OnHold(id),
+            Ok(Ok(state))
+                if state.row.attention.is_some()
+                    && state.row.deadline.is_some_and(|d| d <= self.now()) =>
+            {
+                ServiceError::OnHold(id)
+            }
             Ok(_) => ServiceError::Changed,
             Err(error) => error,
         }

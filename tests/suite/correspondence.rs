@@ -8,6 +8,7 @@ use pigeon::chat;
 use pigeon::service::{DAY, HOUR, ManualClock, Notice, Place, Service, User};
 
 use crate::common::{TestDb, backends};
+use crate::deadlines::hold_past_deadline;
 use crate::service::started_game;
 use crate::transcripts::{START, open};
 
@@ -206,6 +207,30 @@ backends! {
         assert!(tick(&second).await.is_empty());
         first.store().close().await;
         second.store().close().await;
+    }
+
+    #[tokio::test]
+    async fn conditional_lines_wait_with_a_game_on_hold(db: TestDb) {
+        let clock = ManualClock::new(START);
+        let service = open(&db, &clock).await;
+        let id = started_game(&service).await;
+        play(&service, "alice", "e4").await;
+        play(&service, "bob", "Vd8").await;
+        service
+            .add_conditional(&place(), &user("bob"), None, "Vd2 then Vb9")
+            .await
+            .expect("the line is stored");
+        play(&service, "alice", "Vd2").await;
+        // The line waits to be answered (the service alone does not answer lines).
+        let before = service.store().conditionals(id).await.expect("reads");
+        assert_eq!(before.len(), 1, "{before:?}");
+        // The game's clock failed and it is set aside for the operator; bob's deadline passes
+        // before the clocks answer his line.
+        hold_past_deadline(&service, &clock, id).await;
+        assert_eq!(history(&service, id).await, ["e4", "Vd8", "Vd2"]);
+        let after = service.store().conditionals(id).await.expect("reads");
+        assert_eq!(after, before, "the line waits for the operator too");
+        service.store().close().await;
     }
 
     #[tokio::test]

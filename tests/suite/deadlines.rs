@@ -101,6 +101,18 @@ backends! {
     }
 }
 
+/// Sets game `id` aside for the operator, as the clocks do when its clock fails, and lets
+/// its deadline (three days after the last move) pass: the clocks leave it alone.
+pub(crate) async fn hold_past_deadline(service: &Service, clock: &ManualClock, id: i64) {
+    service
+        .store()
+        .mark_attention(id, "a test's reason")
+        .await
+        .expect("marked");
+    clock.advance(3 * DAY + 60);
+    assert!(tick(service).await.is_empty());
+}
+
 backends! {
     #[tokio::test]
     async fn a_late_move_in_a_game_on_hold_is_told_so_and_not_played(db: TestDb) {
@@ -109,13 +121,7 @@ backends! {
         let id = started_game(&service).await;
         // The game's clock failed earlier: it is set aside for the operator, and its clock no
         // longer ends it.
-        service
-            .store()
-            .mark_attention(id, "a test's reason")
-            .await
-            .expect("marked");
-        clock.advance(3 * DAY + 60);
-        assert!(tick(&service).await.is_empty());
+        hold_past_deadline(&service, &clock, id).await;
         let late = service
             .play(&place(), &user("alice"), Some(id), "e3e4")
             .await

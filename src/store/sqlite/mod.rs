@@ -1,9 +1,8 @@
 //! The SQLite backend: one file through a small sqlx pool, in WAL mode with
-//! `synchronous=FULL`, foreign keys, a busy timeout and the file read through a memory map;
-//! its migrations are in `migrations/sqlite`. The queries are split by what they touch, one
-//! file each; the transactions they share ([`Write`]) stay inside this module. The writers of
-//! this process take turns in order before they ask SQLite for its write lock (see
-//! [`InTurn`]).
+//! `synchronous=FULL`, foreign keys and a busy timeout; its migrations are in
+//! `migrations/sqlite`. The queries are split by what they touch, one file each; the
+//! transactions they share ([`Write`]) stay inside this module. The writers of this process
+//! take turns in order before they ask SQLite for its write lock (see [`InTurn`]).
 
 use std::fs::{File, TryLockError};
 use std::io::{Read, Seek, Write as _};
@@ -59,10 +58,6 @@ fn read_only(error: StoreError) -> StoreError {
         other => other,
     }
 }
-
-/// How much of the database file each connection reads through a memory map: 256 MB, more
-/// than the file of a large community.
-const MMAP_SIZE: u64 = 256 * 1024 * 1024;
 
 /// Connections in the pool: SQLite has one writer, a few readers are plenty.
 const MAX_CONNECTIONS: u32 = 4;
@@ -142,11 +137,6 @@ impl SqliteDatabase {
             // the machine loses power.
             .synchronous(SqliteSynchronous::Full)
             .foreign_keys(true)
-            // SQLite drops a connection's page cache whenever another connection has written
-            // since its last read, which in a busy process is nearly every time: mapped, the
-            // file's pages are read again without a system call or a copy each. (Writes still
-            // go through `write`, so nothing changes about what is stored.)
-            .pragma("mmap_size", MMAP_SIZE.to_string())
             .busy_timeout(Duration::from_secs(10));
         let pool = SqlitePoolOptions::new()
             .max_connections(MAX_CONNECTIONS)
