@@ -170,32 +170,31 @@ impl Quantiser {
         let data = pixmap.data();
         // What each pixel showed before, eight pixels at a time: most were not drawn over, and
         // a block of eight is compared in a few instructions.
+        // `before` holds the block under block `n` from byte `n * step`: a whole pixmap, or
+        // one block of the ground colour under every block.
         let mut ground = [0; 4 * BLOCK];
-        let before: &[u8] = match under {
+        let (before, step): (&[u8], usize) = match under {
             Under::Nothing => {
                 for (index, px) in indices.iter_mut().zip(data.chunks_exact(4)) {
                     look(index, px);
                 }
                 return;
             }
-            Under::Pixmap(under) => under.data(),
+            Under::Pixmap(under) => (under.data(), 4 * BLOCK),
             Under::Ground(color) => {
                 for px in ground.chunks_exact_mut(4) {
                     px.copy_from_slice(&[color.0, color.1, color.2, 255]);
                 }
-                &ground
+                (&ground, 0)
             }
         };
-        debug_assert!(matches!(under, Under::Ground(_)) || before.len() == data.len());
+        debug_assert!(step == 0 || before.len() == data.len());
         let blocks = indices
             .chunks_mut(BLOCK)
             .zip(data.chunks(4 * BLOCK))
             .enumerate();
         for (n, (index, px)) in blocks {
-            let old = match under {
-                Under::Ground(_) => &before[..px.len()],
-                _ => &before[n * 4 * BLOCK..][..px.len()],
-            };
+            let old = &before[n * step..][..px.len()];
             if let (Ok(px), Ok(old)) = (
                 <&[u8; 4 * BLOCK]>::try_from(px),
                 <&[u8; 4 * BLOCK]>::try_from(old),

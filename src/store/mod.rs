@@ -252,17 +252,8 @@ impl GamePlayersRow {
     /// # Errors
     /// [`StoreError::Database`] when the moves do not read.
     fn into_stored(self) -> Result<StoredGame> {
-        let moves: Vec<(i64, String, Option<i64>, i64)> = serde_json::from_str(&self.moves)
+        let moves = serde_json::from_str(&self.moves)
             .map_err(|error| StoreError::Database(sqlx::Error::Decode(Box::new(error))))?;
-        let moves = moves
-            .into_iter()
-            .map(|(ply, text, player_id, played_at)| MoveRow {
-                ply,
-                text,
-                player_id,
-                played_at,
-            })
-            .collect();
         let white = PlayerRow {
             id: self.game.white_id,
             platform: self.white_platform,
@@ -310,8 +301,8 @@ pub struct TakeBack<'a> {
     pub now: i64,
 }
 
-/// One stored move.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, FromRow)]
+/// One stored move; from JSON, an array `[ply, text, player_id, played_at]`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, FromRow, serde::Deserialize)]
 pub struct MoveRow {
     pub ply: i64,
     pub text: String,
