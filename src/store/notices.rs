@@ -31,6 +31,29 @@ pub struct NewNotice<'a> {
     pub now: i64,
 }
 
+impl<'a> NewNotice<'a> {
+    /// Binds the notice's columns to `query`, in the order `platform, kind, game_id,
+    /// challenge_id, ply, left_secs, created_at`.
+    pub(crate) fn bind<DB: sqlx::Database>(
+        &self,
+        query: sqlx::query::Query<'a, DB, <DB as sqlx::Database>::Arguments>,
+    ) -> sqlx::query::Query<'a, DB, <DB as sqlx::Database>::Arguments>
+    where
+        &'a str: sqlx::Encode<'a, DB> + sqlx::Type<DB>,
+        Option<i64>: sqlx::Encode<'a, DB> + sqlx::Type<DB>,
+        i64: sqlx::Encode<'a, DB> + sqlx::Type<DB>,
+    {
+        query
+            .bind(self.platform)
+            .bind(self.kind)
+            .bind(self.game_id)
+            .bind(self.challenge_id)
+            .bind(self.ply)
+            .bind(self.left)
+            .bind(self.now)
+    }
+}
+
 /// A pending notice.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, FromRow)]
 pub struct NoticeRow {

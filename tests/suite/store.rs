@@ -362,6 +362,31 @@ backends! {
 
 backends! {
     #[tokio::test]
+    async fn a_move_that_fails_half_way_changes_nothing_and_writes_go_on(db: TestDb) {
+        let (store, alice, _, row) = alice_and_bob_playing(&db).await;
+        // The game's row is updated first; the move's row then names no player.
+        let broken = [("e3e4".to_owned(), Some(alice.id + 1_000))];
+        let failed = store.append_moves(&opening(row.id, &broken, NOW + 60)).await;
+        assert!(
+            matches!(failed, Err(StoreError::Database(_))),
+            "a move naming no player is refused: {failed:?}"
+        );
+        let after = store.game(row.id).await.expect("query").expect("exists");
+        assert_eq!((after.ply, after.revision, after.position), (0, 0, row.position));
+        assert!(store.moves(row.id).await.expect("query").is_empty());
+        // Nothing is left half done: the same move by its player lands, once.
+        let moves = [("e3e4".to_owned(), Some(alice.id))];
+        let append = opening(row.id, &moves, NOW + 60);
+        store.append_moves(&append).await.expect("applied");
+        let again = store.append_moves(&append).await;
+        assert!(matches!(again, Err(StoreError::Conflict)), "{again:?}");
+        assert_eq!(store.moves(row.id).await.expect("query").len(), 1);
+        assert_eq!(store.game(row.id).await.expect("query").expect("exists").ply, 1);
+    }
+}
+
+backends! {
+    #[tokio::test]
     async fn a_move_at_or_after_its_deadline_does_not_land(db: TestDb) {
         let (store, alice, bob, row) = alice_and_bob_playing(&db).await;
         let deadline = row.deadline.expect("a deadline");

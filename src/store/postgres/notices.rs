@@ -153,18 +153,12 @@ pub(super) async fn insert_notice(
     tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
     notice: &NewNotice<'_>,
 ) -> Result<()> {
-    sqlx::query(
-        "INSERT INTO notices (platform, kind, game_id, challenge_id, ply, left_secs, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7)",
-    )
-    .bind(notice.platform)
-    .bind(notice.kind)
-    .bind(notice.game_id)
-    .bind(notice.challenge_id)
-    .bind(notice.ply)
-    .bind(notice.left)
-    .bind(notice.now)
-    .execute(&mut **tx)
-    .await?;
+    notice
+        .bind(sqlx::query(
+            "INSERT INTO notices (platform, kind, game_id, challenge_id, ply, left_secs, \
+             created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        ))
+        .execute(&mut **tx)
+        .await?;
     Ok(())
 }

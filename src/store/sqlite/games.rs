@@ -3,6 +3,7 @@
 use super::analysis::enqueue_finished;
 use super::notices::insert_notice;
 use super::{SqliteDatabase, Write};
+use crate::store::ANALYSED_FROM_PLY;
 use crate::store::{
     AppendMoves, GamePlayersRow, GameRow, MoveRow, NewGame, NewNotice, Result, StoreError,
     StoredGame, exactly_one,
@@ -119,59 +120,99 @@ pub(super) async fn games_in_channel(
     .await?)
 }
 
+/// The statements of a move, run as one batch (see [`SqliteDatabase::write_batch`]): the
+/// guarded update of the game, then its moves from a JSON array of `[text, player]`, each
+/// statement after the update applying only when the one before it changed rows, so a move
+/// that lost its race changes nothing. The update's count says which happened. The
+/// parameters are plain `?`, bound in the order they appear across the batch.
+macro_rules! append_batch {
+    ($($then:expr),*) => {
+        concat!(
+            "BEGIN IMMEDIATE; \
+             UPDATE games SET ply = ?, position = ?, deadline = ?, status = ?, result = ?, \
+             end_reason = ?, finished_at = ?, updated_at = ?, \
+             draw_offer = CASE WHEN draw_offer = ? THEN draw_offer END, \
+             takeback_offer = NULL, revision = revision + 1 \
+             WHERE id = ? AND ply = ? AND revision = ? AND status = 'active' \
+             AND (deadline IS NULL OR deadline > ?); \
+             INSERT INTO moves (game_id, ply, text, player_id, played_at) \
+             SELECT ?, ? + 1 + key, value ->> 0, value ->> 1, ? FROM json_each(?) \
+             WHERE changes() = 1; ",
+            $($then,)*
+            "COMMIT"
+        )
+    };
+}
+
+/// The notice recorded with a move (a bot move the clocks played).
+macro_rules! notice_after_move {
+    () => {
+        "INSERT INTO notices (platform, kind, game_id, challenge_id, ply, left_secs, created_at) \
+         SELECT ?, ?, ?, ?, ?, ?, ? WHERE changes() > 0; "
+    };
+}
+
+/// The analysis queued by a move that ends a game between people (see `enqueue_finished`).
+macro_rules! analysis_after_move {
+    () => {
+        "INSERT INTO analyses (game_id, state, created_at) \
+         SELECT id, 'queued', ? FROM games \
+         WHERE changes() > 0 AND id = ? AND result IS NOT NULL AND bot_level IS NULL \
+         AND ply >= ? ON CONFLICT DO NOTHING; "
+    };
+}
+
+/// The batches of a move, by what it records besides: nothing, a notice, the analysis of the
+/// game it ends, both.
+const APPEND: [&str; 4] = [
+    append_batch!(),
+    append_batch!(notice_after_move!()),
+    append_batch!(analysis_after_move!()),
+    append_batch!(notice_after_move!(), analysis_after_move!()),
+];
+
+/// Where the update's count is among a batch's results: after `BEGIN`.
+const UPDATE_RESULT: usize = 1;
+
 pub(super) async fn append_moves(db: &SqliteDatabase, append: &AppendMoves<'_>) -> Result<()> {
-    let mut tx = db.write().await?;
     let new_ply = append.expected_ply + append.moves.len() as i64;
     let (status, result, reason, finished_at) = match append.finish {
         Some((result, reason)) => ("finished", Some(result), Some(reason), Some(append.now)),
         None => ("active", None, None, None),
     };
-    let done = sqlx::query(
-        "UPDATE games SET ply = ?3, position = ?4, deadline = ?5, status = ?6, result = ?7, \
-         end_reason = ?8, finished_at = ?9, updated_at = ?10, \
-         draw_offer = CASE WHEN draw_offer = ?11 THEN draw_offer END, \
-         takeback_offer = NULL, revision = revision + 1 \
-         WHERE id = ?1 AND ply = ?2 AND revision = ?12 AND status = 'active' \
-         AND (deadline IS NULL OR deadline > ?10)",
-    )
-    .bind(append.game_id)
-    .bind(append.expected_ply)
-    .bind(new_ply)
-    .bind(append.position)
-    .bind(append.deadline)
-    .bind(status)
-    .bind(result)
-    .bind(reason)
-    .bind(finished_at)
-    .bind(append.now)
-    .bind(append.mover)
-    .bind(append.expected_revision)
-    .execute(&mut *tx)
-    .await?;
-    if done.rows_affected() != 1 {
-        return Err(StoreError::Conflict);
-    }
-    for (index, (text, player)) in append.moves.iter().enumerate() {
-        sqlx::query(
-            "INSERT INTO moves (game_id, ply, text, player_id, played_at) \
-             VALUES (?1, ?2, ?3, ?4, ?5)",
-        )
-        .bind(append.game_id)
-        .bind(append.expected_ply + index as i64 + 1)
-        .bind(text)
-        .bind(player)
+    let moves = serde_json::to_string(append.moves)
+        .map_err(|error| StoreError::Database(sqlx::Error::Encode(error.into())))?;
+    let notice = append.notice.as_ref();
+    let batch = APPEND[usize::from(notice.is_some()) + 2 * usize::from(append.finish.is_some())];
+    let mut query = sqlx::query(batch)
+        .bind(new_ply)
+        .bind(append.position)
+        .bind(append.deadline)
+        .bind(status)
+        .bind(result)
+        .bind(reason)
+        .bind(finished_at)
         .bind(append.now)
-        .execute(&mut *tx)
-        .await?;
+        .bind(append.mover)
+        .bind(append.game_id)
+        .bind(append.expected_ply)
+        .bind(append.expected_revision)
+        .bind(append.now)
+        .bind(append.game_id)
+        .bind(append.expected_ply)
+        .bind(append.now)
+        .bind(moves);
+    if let Some(notice) = notice {
+        query = notice.bind(query);
     }
     if append.finish.is_some() {
-        enqueue_finished(&mut tx, append.game_id, append.now).await?;
+        query = query
+            .bind(append.now)
+            .bind(append.game_id)
+            .bind(ANALYSED_FROM_PLY);
     }
-    if let Some(notice) = &append.notice {
-        insert_notice(&mut tx, notice).await?;
-    }
-    tx.commit().await?;
-    Ok(())
+    let changes = db.write_batch(query).await?;
+    exactly_one(changes.get(UPDATE_RESULT).copied().unwrap_or_default())
 }
 
 pub(super) async fn finish_game(

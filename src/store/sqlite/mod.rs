@@ -234,6 +234,49 @@ impl SqliteDatabase {
         })
     }
 
+    /// Runs `batch`, statements from `BEGIN IMMEDIATE` to `COMMIT`, in this process's turn
+    /// and as one round trip to SQLite's thread, and gives each statement's count of changed
+    /// rows (only an `INSERT`, `UPDATE` or `DELETE` has its own). A transaction of separate
+    /// statements holds the turn for one round trip each, and the task waits to be run again
+    /// between them while other turns keep the runtime busy.
+    ///
+    /// A batch that fails or is given up half way may leave its transaction open, which the
+    /// pool does not see: its connection is then closed, which rolls the transaction back,
+    /// instead of going back to the pool.
+    async fn write_batch(
+        &self,
+        batch: sqlx::query::Query<'_, sqlx::Sqlite, sqlx::sqlite::SqliteArguments>,
+    ) -> Result<Vec<u64>> {
+        use futures_util::TryStreamExt as _;
+        use sqlx::Executor as _;
+
+        /// A connection closed when dropped before its batch finished.
+        struct Closing {
+            connection: sqlx::pool::PoolConnection<sqlx::Sqlite>,
+            finished: bool,
+        }
+        impl Drop for Closing {
+            fn drop(&mut self) {
+                if !self.finished {
+                    self.connection.close_on_drop();
+                }
+            }
+        }
+
+        let _turn = Arc::clone(&self.writer).lock_owned().await;
+        let mut closing = Closing {
+            connection: self.pool.acquire().await?,
+            finished: false,
+        };
+        let changes = (&mut *closing.connection)
+            .execute_many(batch)
+            .map_ok(|done| done.rows_affected())
+            .try_collect()
+            .await?;
+        closing.finished = true;
+        Ok(changes)
+    }
+
     /// A connection for one statement that writes, in this process's turn (see [`InTurn`]).
     async fn alone(&self) -> Result<Alone> {
         let turn = Arc::clone(&self.writer).lock_owned().await;
