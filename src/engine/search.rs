@@ -72,7 +72,6 @@ pub(super) type Report<'a, M> = &'a mut dyn FnMut(&Iteration<M>);
 struct Root<P: Evaluate> {
     mv: P::Move,
     next: P,
-    noise: i32,
 }
 
 struct Searcher<'a, P: Evaluate> {
@@ -375,21 +374,17 @@ impl<P: Evaluate> Searcher<'_, P> {
     }
 
     /// One pass over the root moves within (`alpha`, `beta`): the best score and its move's
-    /// index, or `None` when the budget ran out before the first move was searched. `exact`
-    /// gives every move its own exact score (needed when the root scores carry noise).
+    /// index, or `None` when the budget ran out before the first move was searched.
     fn root(
         &mut self,
         roots: &[Root<P>],
         depth: i32,
         mut alpha: i32,
         beta: i32,
-        exact: bool,
     ) -> Option<(i32, usize)> {
         let mut best: Option<(i32, usize)> = None;
         for (index, root) in roots.iter().enumerate() {
-            let score = if exact {
-                root.noise - self.negamax(&root.next, depth - 1, -INFINITY, INFINITY, 1, true)
-            } else if index == 0 {
+            let score = if index == 0 {
                 -self.negamax(&root.next, depth - 1, -beta, -alpha, 1, true)
             } else {
                 let score = -self.negamax(&root.next, depth - 1, -alpha - 1, -alpha, 1, true);
@@ -405,11 +400,9 @@ impl<P: Evaluate> Searcher<'_, P> {
             if best.is_none_or(|(best_score, _)| score > best_score) {
                 best = Some((score, index));
             }
-            if !exact {
-                alpha = alpha.max(score);
-                if alpha >= beta {
-                    break;
-                }
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                break;
             }
         }
         best
@@ -465,8 +458,7 @@ fn from_table(score: i32, ply: usize) -> i32 {
 }
 
 /// Searches `pos` within `limits`; `history` holds the keys of the game's earlier positions.
-/// The root moves are shuffled by `rng` first, so equal moves are chosen among at random, and
-/// each root score gets up to `limits.noise` of random noise (the weak levels).
+/// The root moves are shuffled by `rng` first, so equal moves are chosen among at random.
 pub(super) fn search<P: Evaluate>(
     pos: &P,
     history: &[u64],
@@ -483,17 +475,12 @@ pub(super) fn search<P: Evaluate>(
     let mut roots: Vec<Root<P>> = moves
         .into_iter()
         .map(|mv| {
-            let noise = if limits.noise > 0 {
-                rng.i32(-limits.noise..=limits.noise)
-            } else {
-                0
-            };
             let next = pos.play(&mv);
-            Root { mv, next, noise }
+            Root { mv, next }
         })
         .collect();
     // Static order for the first iteration.
-    roots.sort_by_cached_key(|root| -(root.noise - leaf(&root.next, 1)));
+    roots.sort_by_cached_key(|root| leaf(&root.next, 1));
     let started = Instant::now();
     let mut searcher = Searcher::<P> {
         limits,
@@ -512,7 +499,6 @@ pub(super) fn search<P: Evaluate>(
     };
     searcher.path.push(pos.key());
     let mut report = control.report;
-    let exact = limits.noise > 0;
     let mut found: Option<Found<P::Move>> = None;
     for depth in 1..=limits.depth.clamp(1, MAX_PLY as u32 - 1) {
         if found.is_some()
@@ -524,13 +510,13 @@ pub(super) fn search<P: Evaluate>(
         }
         let last = found.as_ref().map_or(0, |found| found.score);
         let mut window = ASPIRATION;
-        let (mut alpha, mut beta) = if depth >= 4 && !exact && last.abs() < MATE_BOUND {
+        let (mut alpha, mut beta) = if depth >= 4 && last.abs() < MATE_BOUND {
             (last - window, last + window)
         } else {
             (-INFINITY, INFINITY)
         };
         let result = loop {
-            let result = searcher.root(&roots, depth as i32, alpha, beta, exact);
+            let result = searcher.root(&roots, depth as i32, alpha, beta);
             if searcher.stopped {
                 break result.filter(|_| found.is_none());
             }
@@ -556,7 +542,7 @@ pub(super) fn search<P: Evaluate>(
         let root = &roots[0];
         found = Some(Found {
             mv: root.mv.clone(),
-            score: score - root.noise,
+            score,
             depth: if complete { depth } else { depth - 1 },
             nodes: searcher.nodes,
         });
@@ -567,13 +553,13 @@ pub(super) fn search<P: Evaluate>(
             report(&Iteration {
                 depth,
                 seldepth: searcher.seldepth as u32,
-                score: score - root.noise,
+                score,
                 nodes: searcher.nodes,
                 elapsed: searcher.started.elapsed(),
                 pv: searcher.pv(pos, &root.mv, depth),
             });
         }
-        if (score - root.noise).abs() > MATE_BOUND {
+        if score.abs() > MATE_BOUND {
             break;
         }
     }

@@ -809,7 +809,8 @@ async fn a_slow_answer_in_one_room_holds_up_no_other() {
         .await;
     assert!(start.body().contains("starts"), "{}", start.body());
 
-    // Once Alice's move is stored, the bot is searching its answer (about 1.5 s at level 5).
+    // Once Alice's move is stored, the bot is searching its answer (90,000 positions at
+    // level 5).
     let moved = alice.say(&room_a, "!pigeon e4").await;
     let store = bot.store.clone();
     let ply = wait_for("Alice's move to be stored", async || {
