@@ -6,7 +6,8 @@
 //! - `moves_1000_games`: moves without pictures, 1,000 games played concurrently on one file;
 //!   criterion's throughput is moves per second.
 //! - `load/<backend>/<N>_games`: many players on one database: N games of all four kinds
-//!   stored and going on, and four players at any moment each making a full turn (chat,
+//!   stored and going on, and four players (`PIGEON_BENCH_PLAYERS`) at any moment each
+//!   making a full turn (chat,
 //!   commit, picture, reply) in a game picked at random; criterion's throughput is moves per
 //!   second, and the p50 and p99 of every turn, the process's peak resident memory and the
 //!   processor time a turn takes (all threads, the bench's own choosing of moves included)
@@ -233,8 +234,14 @@ fn list(c: &mut Criterion) {
     group.finish();
 }
 
-/// Players acting at the same moment in the load bench.
-const PLAYERS: usize = 4;
+/// Players acting at the same moment in the load bench: `PIGEON_BENCH_PLAYERS`, else 4.
+fn players() -> u64 {
+    std::env::var("PIGEON_BENCH_PLAYERS")
+        .ok()
+        .and_then(|players| players.parse().ok())
+        .filter(|&players| players > 0)
+        .unwrap_or(4)
+}
 
 fn load(c: &mut Criterion) {
     let mut group = c.benchmark_group("load");
@@ -276,13 +283,13 @@ fn load(c: &mut Criterion) {
                     (service, Arc::new(ids))
                 })
             });
+            let players = players();
             b.iter_custom(|moves| {
                 let (start, cpu) = (Instant::now(), cpu_time());
                 rt.block_on(async {
-                    let workers: Vec<_> = (0..PLAYERS as u64)
+                    let workers: Vec<_> = (0..players)
                         .map(|worker| {
-                            let share =
-                                moves / PLAYERS as u64 + u64::from(worker < moves % PLAYERS as u64);
+                            let share = moves / players + u64::from(worker < moves % players);
                             let (service, ids) = (service.clone(), Arc::clone(ids));
                             let (samples, rng) = (Arc::clone(&samples), Arc::clone(&rng));
                             tokio::spawn(async move {

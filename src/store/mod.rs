@@ -393,7 +393,8 @@ pub struct AppendMoves<'a> {
     /// The revision the mover saw, guarded like the ply (a takeback and a replay can bring
     /// the ply back).
     pub expected_revision: i64,
-    /// The moves in order, each with the player who made it (`None` for an automatic pass).
+    /// The moves in order, each with the player who made it (`None` for an automatic pass);
+    /// at least one.
     pub moves: &'a [(String, Option<i64>)],
     /// The position after the moves.
     pub position: &'a str,
@@ -409,6 +410,19 @@ pub struct AppendMoves<'a> {
     pub now: i64,
     /// A notice of the moves to record with them (a bot move the clocks played).
     pub notice: Option<NewNotice<'a>>,
+}
+
+impl AppendMoves<'_> {
+    /// Refuses an append without moves, which would change the game's row and record no
+    /// move (no caller makes one: a turn is at least one move).
+    pub(crate) fn check(&self) -> Result<()> {
+        if self.moves.is_empty() {
+            return Err(StoreError::Database(sqlx::Error::Protocol(String::from(
+                "an append of no moves",
+            ))));
+        }
+        Ok(())
+    }
 }
 
 /// The game database the service holds: a cheap, cloneable handle over one backend. Every

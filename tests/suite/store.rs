@@ -387,6 +387,62 @@ backends! {
 
 backends! {
     #[tokio::test]
+    async fn a_move_that_lost_its_race_records_no_notice_and_queues_no_analysis(db: TestDb) {
+        let (store, alice, bob, row) = alice_and_bob_playing(&db).await;
+        let first = [("e3e4".to_owned(), Some(alice.id))];
+        store
+            .append_moves(&opening(row.id, &first, NOW + 60))
+            .await
+            .expect("applied");
+        // A move that ends the game with a notice, prepared before the first landed.
+        let reply = [("e7e6".to_owned(), Some(bob.id)), ("pass".to_owned(), None)];
+        let stale = AppendMoves {
+            moves: &reply,
+            mover: "black",
+            deadline: None,
+            finish: Some(("0-1", "checkmate")),
+            notice: Some(NewNotice {
+                platform: "console",
+                kind: "bot_move",
+                game_id: Some(row.id),
+                challenge_id: None,
+                ply: Some(1),
+                left: None,
+                now: NOW + 60,
+            }),
+            ..opening(row.id, &first, NOW + 60)
+        };
+        let lost = store.append_moves(&stale).await;
+        assert!(matches!(lost, Err(StoreError::Conflict)), "{lost:?}");
+        assert!(store.analysis(row.id).await.expect("query").is_none());
+        let pending = store.claim_notices(Some("console"), NOW + 60).await.expect("query");
+        assert!(pending.is_empty(), "{pending:?}");
+        assert_eq!(store.moves(row.id).await.expect("query").len(), 1);
+        // The same move at the ply it was made for records all of it.
+        let landed = AppendMoves {
+            expected_ply: 1,
+            expected_revision: 1,
+            ..stale
+        };
+        store.append_moves(&landed).await.expect("applied");
+        let stored = store.moves(row.id).await.expect("query");
+        let plies: Vec<(i64, &str, Option<i64>)> = stored
+            .iter()
+            .map(|m| (m.ply, m.text.as_str(), m.player_id))
+            .collect();
+        assert_eq!(
+            plies,
+            [(1, "e3e4", Some(alice.id)), (2, "e7e6", Some(bob.id)), (3, "pass", None)]
+        );
+        assert!(store.analysis(row.id).await.expect("query").is_some());
+        let pending = store.claim_notices(Some("console"), NOW + 60).await.expect("query");
+        assert_eq!(pending.len(), 1, "{pending:?}");
+        assert_eq!((pending[0].kind.as_str(), pending[0].ply), ("bot_move", Some(1)));
+    }
+}
+
+backends! {
+    #[tokio::test]
     async fn a_move_at_or_after_its_deadline_does_not_land(db: TestDb) {
         let (store, alice, bob, row) = alice_and_bob_playing(&db).await;
         let deadline = row.deadline.expect("a deadline");

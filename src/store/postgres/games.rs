@@ -144,6 +144,7 @@ async fn lock_game(
 }
 
 pub(super) async fn append_moves(db: &PostgresDatabase, append: &AppendMoves<'_>) -> Result<()> {
+    append.check()?;
     let mut tx = db.write().await?;
     lock_game(
         &mut tx,

@@ -175,13 +175,28 @@ const APPEND: [&str; 4] = [
 const UPDATE_RESULT: usize = 1;
 
 pub(super) async fn append_moves(db: &SqliteDatabase, append: &AppendMoves<'_>) -> Result<()> {
+    append.check()?;
+    let moves = serde_json::to_string(append.moves)
+        .map_err(|error| StoreError::Database(sqlx::Error::Encode(error.into())))?;
+    let (query, batch) = append_batch(append, moves);
+    let changes = db.write_batch(query, batch.split(';').count()).await?;
+    exactly_one(changes.get(UPDATE_RESULT).copied().unwrap_or_default())
+}
+
+/// The batch of `append` with its parameters bound in order, and its text; `moves` is the
+/// moves as a JSON array of `[text, player]`.
+fn append_batch<'q>(
+    append: &AppendMoves<'q>,
+    moves: String,
+) -> (
+    sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments>,
+    &'static str,
+) {
     let new_ply = append.expected_ply + append.moves.len() as i64;
     let (status, result, reason, finished_at) = match append.finish {
         Some((result, reason)) => ("finished", Some(result), Some(reason), Some(append.now)),
         None => ("active", None, None, None),
     };
-    let moves = serde_json::to_string(append.moves)
-        .map_err(|error| StoreError::Database(sqlx::Error::Encode(error.into())))?;
     let notice = append.notice.as_ref();
     let batch = APPEND[usize::from(notice.is_some()) + 2 * usize::from(append.finish.is_some())];
     let mut query = sqlx::query(batch)
@@ -211,8 +226,7 @@ pub(super) async fn append_moves(db: &SqliteDatabase, append: &AppendMoves<'_>) 
             .bind(append.game_id)
             .bind(ANALYSED_FROM_PLY);
     }
-    let changes = db.write_batch(query).await?;
-    exactly_one(changes.get(UPDATE_RESULT).copied().unwrap_or_default())
+    (query, batch)
 }
 
 pub(super) async fn finish_game(
@@ -325,4 +339,52 @@ pub(super) async fn insert_game(tx: &mut Write, game: &NewGame<'_>) -> Result<Ga
     .bind(&game.web_id)
     .fetch_one(&mut **tx)
     .await?)
+}
+
+#[cfg(test)]
+mod tests {
+    use sqlx::{Arguments as _, Execute as _};
+
+    use super::*;
+
+    /// sqlx binds NULL to a `?` it was given no value for, and ignores values left over: a
+    /// miscounted batch would store NULLs without an error. Every kind of move binds one
+    /// value for each of its batch's `?`.
+    #[test]
+    fn every_batch_binds_each_of_its_parameters() {
+        let moves = [(String::from("e3e4"), Some(1))];
+        for (notice, finish) in [(false, false), (true, false), (false, true), (true, true)] {
+            let append = AppendMoves {
+                game_id: 1,
+                expected_ply: 0,
+                expected_revision: 0,
+                moves: &moves,
+                position: "after e3e4",
+                deadline: None,
+                finish: finish.then_some(("1-0", "checkmate")),
+                mover: "white",
+                now: 60,
+                notice: notice.then_some(NewNotice {
+                    platform: "console",
+                    kind: "bot_move",
+                    game_id: Some(1),
+                    challenge_id: None,
+                    ply: Some(0),
+                    left: None,
+                    now: 60,
+                }),
+            };
+            let (mut query, batch) = append_batch(&append, String::from("[]"));
+            let bound = query
+                .take_arguments()
+                .expect("arguments are made")
+                .expect("and bound")
+                .len();
+            assert_eq!(
+                bound,
+                batch.matches('?').count(),
+                "notice {notice}, finish {finish}"
+            );
+        }
+    }
 }
