@@ -32,8 +32,35 @@ pub struct NewNotice<'a> {
 }
 
 impl<'a> NewNotice<'a> {
-    /// Binds the notice's columns to `query`, in the order `platform, kind, game_id,
-    /// challenge_id, ply, left_secs, created_at`.
+    /// The notice's columns: `platform, kind, game_id, challenge_id, ply, left_secs,
+    /// created_at`.
+    #[expect(
+        clippy::type_complexity,
+        reason = "a row's columns, named by the caller"
+    )]
+    pub(crate) fn columns(
+        &self,
+    ) -> (
+        &'a str,
+        &'a str,
+        Option<i64>,
+        Option<i64>,
+        Option<i64>,
+        Option<i64>,
+        i64,
+    ) {
+        (
+            self.platform,
+            self.kind,
+            self.game_id,
+            self.challenge_id,
+            self.ply,
+            self.left,
+            self.now,
+        )
+    }
+
+    /// Binds the notice's columns to `query`, in the order of [`NewNotice::columns`].
     pub(crate) fn bind<DB: sqlx::Database>(
         &self,
         query: sqlx::query::Query<'a, DB, <DB as sqlx::Database>::Arguments>,
@@ -43,14 +70,15 @@ impl<'a> NewNotice<'a> {
         Option<i64>: sqlx::Encode<'a, DB> + sqlx::Type<DB>,
         i64: sqlx::Encode<'a, DB> + sqlx::Type<DB>,
     {
+        let (platform, kind, game_id, challenge_id, ply, left, now) = self.columns();
         query
-            .bind(self.platform)
-            .bind(self.kind)
-            .bind(self.game_id)
-            .bind(self.challenge_id)
-            .bind(self.ply)
-            .bind(self.left)
-            .bind(self.now)
+            .bind(platform)
+            .bind(kind)
+            .bind(game_id)
+            .bind(challenge_id)
+            .bind(ply)
+            .bind(left)
+            .bind(now)
     }
 }
 

@@ -1,6 +1,7 @@
 //! Games and their moves: created, read, moved and ended, each change guarded by the ply.
 
 use super::analysis::enqueue_finished;
+use super::group::{Grouped, Value};
 use super::notices::insert_notice;
 use super::{SqliteDatabase, Write};
 use crate::store::ANALYSED_FROM_PLY;
@@ -120,16 +121,15 @@ pub(super) async fn games_in_channel(
     .await?)
 }
 
-/// The statements of a move, run as one batch (see [`SqliteDatabase::write_batch`]): the
+/// The statements of a move, committed in a group (see [`SqliteDatabase::grouped`]): the
 /// guarded update of the game, then its moves from a JSON array of `[text, player]`, each
 /// statement after the update applying only when the one before it changed rows, so a move
 /// that lost its race changes nothing. The update's count says which happened. The
-/// parameters are plain `?`, bound in the order they appear across the batch.
-macro_rules! append_batch {
+/// parameters are plain `?`, bound in the order they appear.
+macro_rules! append_statements {
     ($($then:expr),*) => {
         concat!(
-            "BEGIN IMMEDIATE; \
-             UPDATE games SET ply = ?, position = ?, deadline = ?, status = ?, result = ?, \
+            "UPDATE games SET ply = ?, position = ?, deadline = ?, status = ?, result = ?, \
              end_reason = ?, finished_at = ?, updated_at = ?, \
              draw_offer = CASE WHEN draw_offer = ? THEN draw_offer END, \
              takeback_offer = NULL, revision = revision + 1 \
@@ -137,9 +137,8 @@ macro_rules! append_batch {
              AND (deadline IS NULL OR deadline > ?); \
              INSERT INTO moves (game_id, ply, text, player_id, played_at) \
              SELECT ?, ? + 1 + key, value ->> 0, value ->> 1, ? FROM json_each(?) \
-             WHERE changes() = 1; ",
-            $($then,)*
-            "COMMIT"
+             WHERE changes() = 1;",
+            $(" ", $then,)*
         )
     };
 }
@@ -148,7 +147,7 @@ macro_rules! append_batch {
 macro_rules! notice_after_move {
     () => {
         "INSERT INTO notices (platform, kind, game_id, challenge_id, ply, left_secs, created_at) \
-         SELECT ?, ?, ?, ?, ?, ?, ? WHERE changes() > 0; "
+         SELECT ?, ?, ?, ?, ?, ?, ? WHERE changes() > 0;"
     };
 }
 
@@ -158,75 +157,80 @@ macro_rules! analysis_after_move {
         "INSERT INTO analyses (game_id, state, created_at) \
          SELECT id, 'queued', ? FROM games \
          WHERE changes() > 0 AND id = ? AND result IS NOT NULL AND bot_level IS NULL \
-         AND ply >= ? ON CONFLICT DO NOTHING; "
+         AND ply >= ? ON CONFLICT DO NOTHING;"
     };
 }
 
-/// The batches of a move, by what it records besides: nothing, a notice, the analysis of the
-/// game it ends, both.
+/// The statements of a move, by what it records besides: nothing, a notice, the analysis of
+/// the game it ends, both.
 const APPEND: [&str; 4] = [
-    append_batch!(),
-    append_batch!(notice_after_move!()),
-    append_batch!(analysis_after_move!()),
-    append_batch!(notice_after_move!(), analysis_after_move!()),
+    append_statements!(),
+    append_statements!(notice_after_move!()),
+    append_statements!(analysis_after_move!()),
+    append_statements!(notice_after_move!(), analysis_after_move!()),
 ];
 
-/// Where the update's count is among a batch's results: after `BEGIN`.
-const UPDATE_RESULT: usize = 1;
+/// Where the update's count is among a move's statements.
+const UPDATE_RESULT: usize = 0;
 
 pub(super) async fn append_moves(db: &SqliteDatabase, append: &AppendMoves<'_>) -> Result<()> {
     append.check()?;
     let moves = serde_json::to_string(append.moves)
         .map_err(|error| StoreError::Database(sqlx::Error::Encode(error.into())))?;
-    let (query, batch) = append_batch(append, moves);
-    let changes = db.write_batch(query, batch.split(';').count()).await?;
+    let changes = db.grouped(append_write(append, moves)).await?;
     exactly_one(changes.get(UPDATE_RESULT).copied().unwrap_or_default())
 }
 
-/// The batch of `append` with its parameters bound in order, and its text; `moves` is the
+/// The statements of `append` with the values of their parameters in order; `moves` is the
 /// moves as a JSON array of `[text, player]`.
-fn append_batch<'q>(
-    append: &AppendMoves<'q>,
-    moves: String,
-) -> (
-    sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments>,
-    &'static str,
-) {
+fn append_write(append: &AppendMoves<'_>, moves: String) -> Grouped {
     let new_ply = append.expected_ply + append.moves.len() as i64;
     let (status, result, reason, finished_at) = match append.finish {
         Some((result, reason)) => ("finished", Some(result), Some(reason), Some(append.now)),
         None => ("active", None, None, None),
     };
     let notice = append.notice.as_ref();
-    let batch = APPEND[usize::from(notice.is_some()) + 2 * usize::from(append.finish.is_some())];
-    let mut query = sqlx::query(batch)
-        .bind(new_ply)
-        .bind(append.position)
-        .bind(append.deadline)
-        .bind(status)
-        .bind(result)
-        .bind(reason)
-        .bind(finished_at)
-        .bind(append.now)
-        .bind(append.mover)
-        .bind(append.game_id)
-        .bind(append.expected_ply)
-        .bind(append.expected_revision)
-        .bind(append.now)
-        .bind(append.game_id)
-        .bind(append.expected_ply)
-        .bind(append.now)
-        .bind(moves);
+    let statements =
+        APPEND[usize::from(notice.is_some()) + 2 * usize::from(append.finish.is_some())];
+    let mut values: Vec<Value> = vec![
+        new_ply.into(),
+        append.position.into(),
+        append.deadline.into(),
+        status.into(),
+        result.into(),
+        reason.into(),
+        finished_at.into(),
+        append.now.into(),
+        append.mover.into(),
+        append.game_id.into(),
+        append.expected_ply.into(),
+        append.expected_revision.into(),
+        append.now.into(),
+        append.game_id.into(),
+        append.expected_ply.into(),
+        append.now.into(),
+        moves.into(),
+    ];
     if let Some(notice) = notice {
-        query = notice.bind(query);
+        let (platform, kind, game_id, challenge_id, ply, left, now) = notice.columns();
+        values.extend([
+            platform.into(),
+            kind.into(),
+            game_id.into(),
+            challenge_id.into(),
+            ply.into(),
+            left.into(),
+            now.into(),
+        ]);
     }
     if append.finish.is_some() {
-        query = query
-            .bind(append.now)
-            .bind(append.game_id)
-            .bind(ANALYSED_FROM_PLY);
+        values.extend([
+            append.now.into(),
+            append.game_id.into(),
+            ANALYSED_FROM_PLY.into(),
+        ]);
     }
-    (query, batch)
+    Grouped { statements, values }
 }
 
 pub(super) async fn finish_game(
@@ -343,15 +347,13 @@ pub(super) async fn insert_game(tx: &mut Write, game: &NewGame<'_>) -> Result<Ga
 
 #[cfg(test)]
 mod tests {
-    use sqlx::{Arguments as _, Execute as _};
-
     use super::*;
 
     /// sqlx binds NULL to a `?` it was given no value for, and ignores values left over: a
-    /// miscounted batch would store NULLs without an error. Every kind of move binds one
-    /// value for each of its batch's `?`.
+    /// miscounted write would store NULLs without an error. Every kind of move has one value
+    /// for each `?` of its statements.
     #[test]
-    fn every_batch_binds_each_of_its_parameters() {
+    fn every_move_has_a_value_for_each_parameter() {
         let moves = [(String::from("e3e4"), Some(1))];
         for (notice, finish) in [(false, false), (true, false), (false, true), (true, true)] {
             let append = AppendMoves {
@@ -374,15 +376,10 @@ mod tests {
                     now: 60,
                 }),
             };
-            let (mut query, batch) = append_batch(&append, String::from("[]"));
-            let bound = query
-                .take_arguments()
-                .expect("arguments are made")
-                .expect("and bound")
-                .len();
+            let write = append_write(&append, String::from("[]"));
             assert_eq!(
-                bound,
-                batch.matches('?').count(),
+                write.values.len(),
+                write.statements.matches('?').count(),
                 "notice {notice}, finish {finish}"
             );
         }

@@ -26,6 +26,7 @@ mod community;
 mod copying;
 mod correspondence;
 mod games;
+mod group;
 mod notices;
 mod options;
 mod players;
@@ -110,51 +111,14 @@ impl<C> std::fmt::Debug for InTurn<C> {
     }
 }
 
-/// A batch of statements running on a connection in this process's turn to write (see
-/// [`SqliteDatabase::write_batch`]). A batch that did not finish is closed before the turn
-/// passes on, so the next writer finds SQLite's write lock free: at once after an error, and
-/// by a task of its own when the caller gave up waiting (dropped outside a runtime, the
-/// connection is closed when the pool lets it go).
-struct Batch {
-    /// `None` once the batch finished and the connection went back to the pool.
-    connection: Option<sqlx::pool::PoolConnection<sqlx::Sqlite>>,
-    turn: Option<OwnedMutexGuard<()>>,
-}
-
-impl Batch {
-    /// Closes the connection, rolling back whatever the batch left open, then passes the
-    /// turn on.
-    async fn close(mut self) {
-        if let Some(connection) = self.connection.take() {
-            let _ = connection.close().await;
-        }
-    }
-}
-
-impl Drop for Batch {
-    fn drop(&mut self) {
-        let Some(mut connection) = self.connection.take() else {
-            return;
-        };
-        let turn = self.turn.take();
-        match tokio::runtime::Handle::try_current() {
-            Ok(runtime) => {
-                runtime.spawn(async move {
-                    let _ = connection.close().await;
-                    drop(turn);
-                });
-            }
-            Err(_) => connection.close_on_drop(),
-        }
-    }
-}
-
 /// A game database in one SQLite file.
 #[derive(Debug, Clone)]
 pub struct SqliteDatabase {
     pool: SqlitePool,
     /// The turn to write, taken before SQLite's write lock (see [`InTurn`]).
     writer: Arc<tokio::sync::Mutex<()>>,
+    /// The writes waiting to be committed together (see [`SqliteDatabase::grouped`]).
+    waiting: Arc<Mutex<Vec<group::Waiting>>>,
     /// The database file.
     path: PathBuf,
     /// The lock file held while this process serves the database.
@@ -205,6 +169,7 @@ impl SqliteDatabase {
             path: path.to_owned(),
             serving: Arc::default(),
             writer: Arc::default(),
+            waiting: Arc::default(),
         };
         database.check_writable().await?;
         Ok(database)
@@ -271,62 +236,6 @@ impl SqliteDatabase {
             connection: self.pool.begin_with("BEGIN IMMEDIATE").await?,
             _turn: turn,
         })
-    }
-
-    /// Runs `batch`, its `statements` from `BEGIN IMMEDIATE` to `COMMIT`, in this process's
-    /// turn and as one round trip to SQLite's thread, and gives each statement's count of
-    /// changed rows (only an `INSERT`, `UPDATE` or `DELETE` has its own). A transaction of
-    /// separate statements holds the turn for one round trip each, and the task waits to be
-    /// run again between them while other turns keep the runtime busy.
-    ///
-    /// The batch's `BEGIN` is invisible to sqlx, so one that fails, gives fewer results than
-    /// statements or is given up half way may leave a transaction open that the pool would
-    /// not see: its connection is then closed, which rolls the transaction back, and only
-    /// then does the turn pass on (see [`Batch`]).
-    ///
-    /// sqlx binds the plain `?` parameters of a multi-statement query in order across its
-    /// statements, and binds NULL for any it was not given: the batch's tests count them.
-    async fn write_batch(
-        &self,
-        batch: sqlx::query::Query<'_, sqlx::Sqlite, sqlx::sqlite::SqliteArguments>,
-        statements: usize,
-    ) -> Result<Vec<u64>> {
-        use futures_util::TryStreamExt as _;
-        use sqlx::Executor as _;
-
-        let turn = Arc::clone(&self.writer).lock_owned().await;
-        let mut running = Batch {
-            connection: Some(self.pool.acquire().await?),
-            turn: Some(turn),
-        };
-        let ran: std::result::Result<Vec<u64>, sqlx::Error> = match running.connection.as_mut() {
-            Some(connection) => {
-                (&mut **connection)
-                    .execute_many(batch)
-                    .map_ok(|done| done.rows_affected())
-                    .try_collect()
-                    .await
-            }
-            None => Ok(Vec::new()),
-        };
-        match ran {
-            Ok(changes) if changes.len() == statements => {
-                // Finished: the connection goes back to the pool, then the turn passes on.
-                drop(running.connection.take());
-                Ok(changes)
-            }
-            Ok(changes) => {
-                running.close().await;
-                Err(StoreError::Database(sqlx::Error::Protocol(format!(
-                    "a batch of {statements} statements gave {} results",
-                    changes.len()
-                ))))
-            }
-            Err(error) => {
-                running.close().await;
-                Err(error.into())
-            }
-        }
     }
 
     /// A connection for one statement that writes, in this process's turn (see [`InTurn`]).
