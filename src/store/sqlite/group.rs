@@ -199,7 +199,7 @@ impl SqliteDatabase {
         let (query, count) = transaction(group.iter().map(|waiting| &waiting.write));
         match self.run_batch(query, count, turn).await {
             Ok((changes, _turn)) => {
-                let mut changes = changes[1..].iter().copied();
+                let mut changes = changes.into_iter();
                 for waiting in group {
                     let own = changes.by_ref().take(waiting.write.count()).collect();
                     let _ = waiting.done.send(Ok(own));
@@ -215,19 +215,18 @@ impl SqliteDatabase {
                     let (query, count) = transaction(std::iter::once(&waiting.write));
                     let turn = Arc::clone(&self.writer).lock_owned().await;
                     let alone = self.run_batch(query, count, turn).await;
-                    let _ = waiting
-                        .done
-                        .send(alone.map(|(changes, _turn)| changes[1..changes.len() - 1].to_vec()));
+                    let _ = waiting.done.send(alone.map(|(changes, _turn)| changes));
                 }
             }
         }
     }
 
     /// Runs `batch`, `statements` statements from `BEGIN IMMEDIATE` to `COMMIT`, in `turn`
-    /// and as one round trip to SQLite's thread, and gives each statement's count of changed
-    /// rows with the turn, for the caller to pass on once it answered. A transaction of separate statements holds the turn for one round trip each,
-    /// and the task waits to be run again between them while other turns keep the runtime
-    /// busy.
+    /// and as one round trip to SQLite's thread, and gives the count of changed rows of each
+    /// statement between `BEGIN` and `COMMIT`, with the turn for the caller to pass on once
+    /// it answered. A transaction of separate statements holds the turn for one round trip
+    /// each, and the task waits to be run again between them while other turns keep the
+    /// runtime busy.
     ///
     /// The batch's `BEGIN` is invisible to sqlx, so one that fails, gives fewer results than
     /// statements or is given up half way may leave a transaction open that the pool would
@@ -253,9 +252,11 @@ impl SqliteDatabase {
             .try_collect()
             .await;
         match ran {
-            Ok(changes) if changes.len() == statements => {
+            Ok(mut changes) if changes.len() == statements => {
                 // Finished: the connection goes back to the pool, the turn to the caller.
                 drop(running.connection.take());
+                changes.pop();
+                changes.remove(0);
                 let turn = running.turn.take();
                 turn.map(|turn| (changes, turn)).ok_or_else(|| {
                     StoreError::Database(sqlx::Error::Protocol(String::from(
