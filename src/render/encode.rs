@@ -204,11 +204,11 @@ impl Bits {
     fn write_to(mut self, out: &mut Vec<u8>) {
         let bytes = self.len().div_ceil(8) as usize;
         self.align();
-        out.reserve(self.words.len() * 8);
-        for word in &self.words {
-            out.extend_from_slice(&word.to_le_bytes());
+        let start = out.len();
+        out.resize(start + bytes, 0);
+        for (to, word) in out[start..].chunks_mut(8).zip(&self.words) {
+            to.copy_from_slice(&word.to_le_bytes()[..to.len()]);
         }
-        out.truncate(out.len() - (self.words.len() * 8 - bytes));
     }
 }
 
@@ -254,13 +254,15 @@ struct Sums {
 }
 
 impl Sums {
-    fn of(data: &[u8]) -> Sums {
-        let n = data.len() as u64;
+    /// The sums of `core` followed by `trail` zeros (zeros before it add nothing).
+    fn of(core: &[u8], trail: usize) -> Sums {
+        let n = core.len() as u64;
         let (mut bytes, mut weighted) = (0u64, 0u64);
-        for (i, &b) in data.iter().enumerate() {
+        for (i, &b) in core.iter().enumerate() {
             bytes += u64::from(b);
             weighted += u64::from(b) * (n - i as u64);
         }
+        weighted += trail as u64 * bytes;
         Sums {
             bytes: (bytes % MOD_ADLER) as u32,
             weighted: (weighted % MOD_ADLER) as u32,
@@ -309,7 +311,7 @@ impl Segments {
             trail,
             word,
             len,
-            sums: Sums::of(filtered),
+            sums: Sums::of(core, trail as usize),
         });
     }
 
@@ -459,7 +461,7 @@ impl Stream {
             put_runs(&mut self.bits, core);
             self.zeros = trail as usize;
         }
-        self.add(Sums::of(&filtered), filtered.len());
+        self.add(Sums::of(core, trail as usize), filtered.len());
         self.scratch = filtered;
     }
 
@@ -475,39 +477,52 @@ impl Stream {
         self.zeros = 0;
     }
 
-    /// The PNG: its header, palette, the image data and its end.
+    /// The PNG: its header, palette, the image data and its end, written once into a buffer
+    /// of its exact size.
     pub(crate) fn finish(mut self, (width, height): (u32, u32), palette: &[u8]) -> Vec<u8> {
         self.flush_zeros();
         self.bits.put(END_OF_BLOCK);
         let adler = ((self.s2 % MOD_ADLER) << 16 | (self.s1 % MOD_ADLER)) as u32;
-        let mut zlib = Vec::with_capacity(self.bits.words.len() * 8 + 16);
-        // Deflate with a 32 KB window, no dictionary, fastest compression.
-        zlib.extend_from_slice(&[0x78, 0x01]);
-        self.bits.write_to(&mut zlib);
-        zlib.extend_from_slice(&adler.to_be_bytes());
-        let mut png = Vec::with_capacity(zlib.len() + palette.len() + 64);
-        png.extend_from_slice(b"\x89PNG\r\n\x1a\n");
-        let mut header = Vec::with_capacity(13);
-        header.extend_from_slice(&width.to_be_bytes());
-        header.extend_from_slice(&height.to_be_bytes());
+        let mut header = [0; 13];
+        header[..4].copy_from_slice(&width.to_be_bytes());
+        header[4..8].copy_from_slice(&height.to_be_bytes());
         // 8 bits per pixel, indexed colour, deflate, adaptive filtering, no interlacing.
-        header.extend_from_slice(&[8, 3, 0, 0, 0]);
-        chunk(&mut png, b"IHDR", &header);
-        chunk(&mut png, b"PLTE", palette);
-        chunk(&mut png, b"IDAT", &zlib);
-        chunk(&mut png, b"IEND", &[]);
+        header[8..].copy_from_slice(&[8, 3, 0, 0, 0]);
+        // The zlib stream: its header, the deflate bits, the checksum.
+        let zlib = 2 + self.bits.len().div_ceil(8) as usize + 4;
+        let size = SIGNATURE.len() + 4 * CHUNK + header.len() + palette.len() + zlib;
+        let mut png = Vec::with_capacity(size);
+        png.extend_from_slice(SIGNATURE);
+        chunk(&mut png, b"IHDR", |png| png.extend_from_slice(&header));
+        chunk(&mut png, b"PLTE", |png| png.extend_from_slice(palette));
+        chunk(&mut png, b"IDAT", |png| {
+            // Deflate with a 32 KB window, no dictionary, fastest compression.
+            png.extend_from_slice(&[0x78, 0x01]);
+            self.bits.write_to(png);
+            png.extend_from_slice(&adler.to_be_bytes());
+        });
+        chunk(&mut png, b"IEND", |_| {});
+        debug_assert_eq!(png.len(), size);
         png
     }
 }
 
-fn chunk(png: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
-    png.extend_from_slice(&(data.len() as u32).to_be_bytes());
+/// The bytes every PNG starts with.
+const SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+
+/// The bytes a chunk adds to its data: its length, its type and its checksum.
+const CHUNK: usize = 12;
+
+/// Appends a chunk of type `kind` whose data `write` appends.
+fn chunk(png: &mut Vec<u8>, kind: &[u8; 4], write: impl FnOnce(&mut Vec<u8>)) {
+    let start = png.len();
+    png.extend_from_slice(&[0; 4]);
     png.extend_from_slice(kind);
-    png.extend_from_slice(data);
-    let mut crc = crc32fast::Hasher::new();
-    crc.update(kind);
-    crc.update(data);
-    png.extend_from_slice(&crc.finalize().to_be_bytes());
+    write(png);
+    let len = (png.len() - start - 8) as u32;
+    png[start..start + 4].copy_from_slice(&len.to_be_bytes());
+    let crc = crc32fast::hash(&png[start + 4..]);
+    png.extend_from_slice(&crc.to_be_bytes());
 }
 
 /// The palette indices of an indexed PNG, decoded by the png crate with both its checksums
