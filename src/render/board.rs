@@ -9,7 +9,7 @@ use resvg::tiny_skia::{FillRule, Paint, Path, PathBuilder, Pixmap, Rect, Transfo
 
 use super::art::{self, Cache, cached};
 use super::picture::SquareContent;
-use super::text::{self, Anchor, Weight};
+use super::text::{self, Anchor, Inked, Line, Weight};
 use super::theme::{CAPTURE, CHECK, HIGHLIGHT, Rgb, Theme};
 use super::{Caption, RenderError, RenderOptions};
 use crate::rules::{BoardView, Cell, Color, Coord, PieceView};
@@ -460,16 +460,19 @@ pub(super) fn draw_caption_part(strip: &mut Pixmap, layout: &Layout, part: &Capt
                 text::draw(strip, name, tx, line, font, weight, palette.text, anchor);
             }
         }
-        CaptionPart::Status(status) => text::draw(
-            strip,
-            status,
-            w / 2.0,
-            font * 2.75 - top,
-            font * 0.85,
-            Weight::Regular,
-            palette.text,
-            Anchor::Middle,
-        ),
+        CaptionPart::Status(status) => {
+            let (x, baseline, px) = status_line(layout, top);
+            text::draw(
+                strip,
+                status,
+                x,
+                baseline,
+                px,
+                Weight::Regular,
+                palette.text,
+                Anchor::Middle,
+            );
+        }
         CaptionPart::Legend => {
             if let Some(legend) = theme.legend() {
                 text::draw(
@@ -485,6 +488,27 @@ pub(super) fn draw_caption_part(strip: &mut Pixmap, layout: &Layout, part: &Capt
             }
         }
     }
+}
+
+/// Where the status line goes on a strip of the band's rows from `top` down: the middle of
+/// its line, its baseline, and its font size.
+fn status_line(layout: &Layout, top: f32) -> (f32, f32, f32) {
+    let font = caption_font(layout.width) as f32;
+    (layout.width as f32 / 2.0, font * 2.75 - top, font * 0.85)
+}
+
+/// Draws the status line on `strip`, the band's rows from `top` down on the frame's colour, as
+/// [`draw_caption_part`] draws it.
+pub(super) fn draw_status(strip: &mut Inked, layout: &Layout, status: &str, top: u32) {
+    let (x, baseline, px) = status_line(layout, top as f32);
+    strip.draw(Line {
+        text: status,
+        x,
+        baseline,
+        px,
+        weight: Weight::Regular,
+        anchor: Anchor::Middle,
+    });
 }
 
 fn disc(canvas: &mut Pixmap, cx: f32, cy: f32, r: f32, color: Rgb) {

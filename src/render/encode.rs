@@ -327,12 +327,89 @@ impl Segments {
     /// The segments pushed, without the room kept for pushing more.
     pub(crate) fn done(mut self) -> Segments {
         self.scratch = Vec::new();
+        self.words.shrink_to_fit();
+        self.segments.shrink_to_fit();
         self
     }
 
-    #[cfg(test)]
-    fn len(&self) -> usize {
+    /// How many segments there are.
+    pub(crate) fn len(&self) -> usize {
         self.segments.len()
+    }
+
+    /// Decompresses segment `index` and undoes its filter: the row it was pushed from below
+    /// `above`, into `row`.
+    pub(crate) fn unpack(&self, index: usize, above: &[u8], row: &mut [u8]) {
+        let segment = self.segments[index];
+        let mut reader = Reader {
+            words: &self.words,
+            at: segment.word as usize * 64,
+        };
+        let end = reader.at + segment.len as usize;
+        let mut at = segment.lead as usize;
+        row[..at].fill(0);
+        while reader.at < end {
+            match reader.symbol() {
+                literal @ 0..=255 => {
+                    row[at] = literal as u8;
+                    at += 1;
+                }
+                symbol => {
+                    // A copy of the byte before, at distance 1 (distance code 0, no extra bits).
+                    let (base, extra) = LENGTH_BASES[symbol as usize - 257];
+                    let length = (base + reader.bits(extra)) as usize;
+                    let distance = reader.code(5);
+                    debug_assert_eq!(distance, 0);
+                    let byte = row[at - 1];
+                    row[at..at + length].fill(byte);
+                    at += length;
+                }
+            }
+        }
+        row[at..].fill(0);
+        for (byte, &a) in row.iter_mut().zip(above) {
+            *byte = byte.wrapping_add(a);
+        }
+    }
+}
+
+/// Reads back the codes [`Segments`] writes: fixed Huffman codes, most significant bit first,
+/// and extra bits, least significant first.
+struct Reader<'a> {
+    words: &'a [u64],
+    /// The next bit's place.
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn bit(&mut self) -> u32 {
+        let bit = (self.words[self.at / 64] >> (self.at % 64)) & 1;
+        self.at += 1;
+        bit as u32
+    }
+
+    /// `n` extra bits, as a number.
+    fn bits(&mut self, n: u32) -> u32 {
+        (0..n).fold(0, |value, i| value | self.bit() << i)
+    }
+
+    /// `n` bits of a Huffman code.
+    fn code(&mut self, n: u32) -> u32 {
+        (0..n).fold(0, |code, _| code << 1 | self.bit())
+    }
+
+    /// The next literal/length symbol (RFC 1951, 3.2.6).
+    fn symbol(&mut self) -> u32 {
+        let code = self.code(7);
+        if code < 0x18 {
+            return 256 + code;
+        }
+        let code = code << 1 | self.bit();
+        match code {
+            0x30..0xc0 => code - 0x30,
+            0xc0..0xc8 => 280 + code - 0xc0,
+            _ => 144 + (code << 1 | self.bit()) - 0x190,
+        }
     }
 }
 
@@ -621,6 +698,43 @@ mod tests {
             let png = stream.finish((width as u32, 3), &palette);
             assert_eq!(decode(&png), rows.concat(), "run of {run}");
             zlib_data(&png);
+        }
+    }
+
+    /// Every segment unpacks to the row it was pushed from: rows of runs of every length
+    /// around the copy limits, of every byte value, and all zeros.
+    #[test]
+    fn segments_unpack_to_their_rows() {
+        for (width, height) in [(1, 3), (2, 4), (97, 41), (600, 30)] {
+            let mut rows: Vec<Vec<u8>> = sample(width, height)
+                .chunks_exact(width)
+                .map(<[u8]>::to_vec)
+                .collect();
+            rows.push(vec![0; width]);
+            rows.push((0..width).map(|x| x as u8).collect());
+            let mut segments = Segments::default();
+            let zero = vec![0; width];
+            for (above, row) in std::iter::once(&zero).chain(&rows).zip(&rows) {
+                segments.push_up(above, row);
+            }
+            let mut out = vec![1; width];
+            for (index, (above, row)) in std::iter::once(&zero).chain(&rows).zip(&rows).enumerate()
+            {
+                segments.unpack(index, above, &mut out);
+                assert_eq!(&out, row, "{width}x{height}, row {index}");
+            }
+        }
+        for run in (1..=300).chain([515, 516, 517, 518, 1000]) {
+            for byte in [0, 7, 143, 144, 255] {
+                let mut row = vec![byte; run + 2];
+                row[0] = 1;
+                let zero = vec![0; row.len()];
+                let mut segments = Segments::default();
+                segments.push_up(&zero, &row);
+                let mut out = vec![0; row.len()];
+                segments.unpack(0, &zero, &mut out);
+                assert_eq!(out, row, "a run of {run} of {byte}");
+            }
         }
     }
 

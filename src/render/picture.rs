@@ -10,10 +10,11 @@ use resvg::tiny_skia::{IntSize, Pixmap};
 use super::art::{Cache, cached, keep, lookup};
 use super::base::base;
 use super::board::{
-    BASE_LIMIT, CaptionPart, Layout, caption_parts, draw_caption_part, draw_square,
+    BASE_LIMIT, CaptionPart, Layout, caption_parts, draw_caption_part, draw_square, draw_status,
 };
 use super::encode::{Segments, Stream};
 use super::palette::{Under, quantiser};
+use super::text::Inked;
 use super::theme::Theme;
 use super::{Caption, RenderError, RenderOptions};
 use crate::rules::{BoardView, Cell, Coord, PieceView};
@@ -23,7 +24,7 @@ use crate::rules::{BoardView, Cell, Coord, PieceView};
 pub(crate) struct Picture {
     layout: Layout,
     /// The caption band's strips, top to bottom (none without a caption).
-    strips: Vec<Arc<Block>>,
+    strips: Vec<Strip>,
     /// Each square's block (by index `rank * files + file`), when it shows more than the
     /// static board.
     squares: Vec<Option<Arc<Block>>>,
@@ -80,26 +81,69 @@ impl Block {
         }
     }
 
-    fn height(&self) -> usize {
-        self.indices.len() / self.width
-    }
-
     fn row(&self, row: usize) -> &[u8] {
         &self.indices[row * self.width..(row + 1) * self.width]
     }
 
     fn rows(&self) -> &Segments {
-        self.rows.get_or_init(|| {
-            let mut rows = Segments::default();
-            for (above, row) in self
-                .indices
-                .chunks_exact(self.width)
-                .zip(self.indices.chunks_exact(self.width).skip(1))
-            {
-                rows.push_up(above, row);
-            }
-            rows.done()
-        })
+        self.rows
+            .get_or_init(|| compressed_rows(&self.indices, self.width))
+    }
+}
+
+/// The rows of a rectangle of palette indices `width` wide below its first, each filtered
+/// below the one above it and compressed.
+fn compressed_rows(indices: &[u8], width: usize) -> Segments {
+    let mut rows = Segments::default();
+    for (above, row) in indices
+        .chunks_exact(width)
+        .zip(indices.chunks_exact(width).skip(1))
+    {
+        rows.push_up(above, row);
+    }
+    rows.done()
+}
+
+/// A strip of the caption band.
+#[derive(Debug)]
+enum Strip {
+    /// Drawn for this picture only (the status line): its palette indices, row after row,
+    /// compressed afresh.
+    Drawn(Vec<u8>),
+    /// Kept between pictures (the players, the legend).
+    Kept(Arc<KeptStrip>),
+}
+
+/// A caption strip kept between pictures: its rows below the first compressed, and as palette
+/// indices only its first row (compressed below whatever lies above it) and its last (above
+/// whatever lies below it). The others are unpacked from the compressed ones when asked for,
+/// so a kept strip takes a few kilobytes rather than tens.
+#[derive(Debug)]
+struct KeptStrip {
+    first: Vec<u8>,
+    last: Vec<u8>,
+    rows: Segments,
+}
+
+impl KeptStrip {
+    fn new(width: usize, indices: &[u8]) -> KeptStrip {
+        KeptStrip {
+            first: indices[..width].to_vec(),
+            last: indices[indices.len() - width..].to_vec(),
+            rows: compressed_rows(indices, width),
+        }
+    }
+
+    /// The strip's palette indices, row after row.
+    fn indices(&self) -> Vec<u8> {
+        let width = self.first.len();
+        let mut indices = vec![0; width * (self.rows.len() + 1)];
+        indices[..width].copy_from_slice(&self.first);
+        for row in 0..self.rows.len() {
+            let (above, below) = indices[row * width..].split_at_mut(width);
+            self.rows.unpack(row, above, &mut below[..width]);
+        }
+        indices
     }
 }
 
@@ -111,12 +155,15 @@ static TILES: Cache<TileKey, Block> = OnceLock::new();
 const TILE_LIMIT: usize = 4096;
 
 /// The caption strips drawn before that come back: the players of a game with each side to
-/// move, and the legends. (A status line names the move and its deadline: it is new in every
-/// picture, and drawn each time.)
-static STRIPS: Cache<(Layout, CaptionPart), Block> = OnceLock::new();
+/// move, and the legends, by the layout seen from White (the caption does not turn with the
+/// board). (A status line names the move and its deadline: it is new in every picture, and
+/// drawn each time.)
+static STRIPS: Cache<(Layout, CaptionPart), KeptStrip> = OnceLock::new();
 
-/// How many caption strips are kept (tens of kilobytes each).
-const STRIP_LIMIT: usize = 512;
+/// How many caption strips are kept: both players' strips of 2,000 games. At the default size
+/// a strip takes 3.5 to 5 KB with names of a few letters and about 10 KB with the longest, so
+/// a full cache holds 15 to 40 MB.
+const STRIP_LIMIT: usize = 4096;
 
 /// Things made once for each static board (theme, size, viewpoint).
 type PerBoard<V> = Cache<(Theme, u32, bool), V>;
@@ -194,7 +241,10 @@ impl Picture {
         let (width, sq) = (layout.width as usize, layout.sq as usize);
         let mut indices = Vec::with_capacity(width * layout.height as usize);
         for strip in &self.strips {
-            indices.extend_from_slice(&strip.indices);
+            match strip {
+                Strip::Drawn(strip) => indices.extend_from_slice(strip),
+                Strip::Kept(strip) => indices.extend_from_slice(&strip.indices()),
+            }
         }
         indices.extend_from_slice(&base);
         for (at, tile) in layout.coords().zip(&self.squares) {
@@ -264,13 +314,23 @@ impl Picture {
         let zero = vec![0; width];
         let mut above = &zero[..];
         for strip in &self.strips {
-            for row in 0..strip.height() {
-                stream.row();
-                match row {
-                    0 => stream.fresh(above, strip.row(0)),
-                    _ => stream.kept(strip.rows(), row - 1, width),
+            match strip {
+                Strip::Drawn(strip) => {
+                    for row in strip.chunks_exact(width) {
+                        stream.row();
+                        stream.fresh(above, row);
+                        above = row;
+                    }
                 }
-                above = strip.row(row);
+                Strip::Kept(strip) => {
+                    stream.row();
+                    stream.fresh(above, &strip.first);
+                    for row in 0..strip.rows.len() {
+                        stream.row();
+                        stream.kept(&strip.rows, row, width);
+                    }
+                    above = &strip.last;
+                }
             }
         }
         let mut first = Vec::with_capacity(width);
@@ -435,25 +495,42 @@ fn draw_tile(layout: &Layout, at: Coord, content: &SquareContent) -> Result<Bloc
 }
 
 /// The caption band's strips, top to bottom.
-fn strips(layout: &Layout, caption: &Caption) -> Result<Vec<Arc<Block>>, RenderError> {
+fn strips(layout: &Layout, caption: &Caption) -> Result<Vec<Strip>, RenderError> {
     caption_parts(layout, caption)
         .into_iter()
         .map(|(part, rows)| match part {
-            CaptionPart::Status(_) => draw_strip(layout, &part, rows).map(Arc::new),
+            CaptionPart::Status(_) => draw_strip(layout, &part, rows).map(Strip::Drawn),
             CaptionPart::Players { .. } | CaptionPart::Legend => {
-                let key = (*layout, part);
+                let seen = Layout {
+                    flipped: false,
+                    ..*layout
+                };
+                let key = (seen, part);
                 cached(&STRIPS, STRIP_LIMIT, &key, || {
-                    draw_strip(layout, &key.1, rows)
+                    let indices = draw_strip(layout, &key.1, rows)?;
+                    Ok(KeptStrip::new(layout.width as usize, &indices))
                 })
+                .map(Strip::Kept)
             }
         })
         .collect()
 }
 
-/// A caption part drawn on its own strip, as palette indices.
-fn draw_strip(layout: &Layout, part: &CaptionPart, rows: Range<u32>) -> Result<Block, RenderError> {
+/// A caption part drawn on its own strip, as palette indices, row after row. The status line,
+/// one colour of text on the frame's, is drawn straight as indices.
+fn draw_strip(
+    layout: &Layout,
+    part: &CaptionPart,
+    rows: Range<u32>,
+) -> Result<Vec<u8>, RenderError> {
     let (width, height) = (layout.width, rows.end - rows.start);
-    let frame = layout.theme.palette().frame;
+    let palette = layout.theme.palette();
+    let frame = palette.frame;
+    if let CaptionPart::Status(status) = part {
+        let mut strip = Inked::new(width, height, frame, palette.text);
+        draw_status(&mut strip, layout, status, rows.start);
+        return Ok(strip.indices(quantiser(layout.theme)));
+    }
     let ground = [frame.0, frame.1, frame.2, 255].repeat((width * height) as usize);
     let mut strip = pixmap(ground, width, height)?;
     draw_caption_part(&mut strip, layout, part, rows.start);
@@ -461,7 +538,7 @@ fn draw_strip(layout: &Layout, part: &CaptionPart, rows: Range<u32>) -> Result<B
     let quantiser = quantiser(layout.theme);
     let mut indices = vec![quantiser.index_of(frame); (width * height) as usize];
     quantiser.reindex(&strip, Under::Ground(frame), &mut indices);
-    Ok(Block::new(width as usize, indices))
+    Ok(indices)
 }
 
 /// What each square (by index) shows beyond the static board.
@@ -555,9 +632,7 @@ mod tests {
                     let stacked: Vec<u8> = parts
                         .iter()
                         .flat_map(|(part, rows)| {
-                            draw_strip(&layout, part, rows.clone())
-                                .expect("draws")
-                                .indices
+                            draw_strip(&layout, part, rows.clone()).expect("draws")
                         })
                         .collect();
                     assert_eq!(stacked.len(), frame.len(), "{theme:?} at {size}");

@@ -2,6 +2,8 @@
 //! they are laid out here (advance widths, no shaping) instead of going through an SVG
 //! document, which costs several times more.
 
+use std::collections::HashMap;
+use std::ops::Range;
 use std::sync::OnceLock;
 
 use resvg::tiny_skia::{PathBuilder, Pixmap, Transform};
@@ -11,6 +13,7 @@ use skrifa::{FontRef, MetadataProvider};
 
 use super::art::{Cache, cached};
 use super::board::fill_shape;
+use super::palette::Quantiser;
 use super::theme::Rgb;
 
 /// The font for coordinates and captions, embedded so output is the same on every machine.
@@ -137,7 +140,41 @@ pub(crate) fn draw(
     color: Rgb,
     anchor: Anchor,
 ) {
+    let line = Line {
+        text,
+        x,
+        baseline,
+        px,
+        weight,
+        anchor,
+    };
+    place(line, |glyph, x, y| lay(canvas, glyph, x, y, color));
+}
+
+/// One line of text to draw: the text, `x` on the line as its anchor says, its baseline, its
+/// size and its face.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Line<'a> {
+    pub text: &'a str,
+    pub x: f32,
+    pub baseline: f32,
+    pub px: f32,
+    pub weight: Weight,
+    pub anchor: Anchor,
+}
+
+/// Lays out one line of text: each glyph's coverage, filled once and kept, and the pixel its
+/// top left corner goes on.
+fn place(line: Line<'_>, mut put: impl FnMut(&Glyph, i64, i64)) {
     static GLYPHS: Cache<GlyphKey, Glyph> = OnceLock::new();
+    let Line {
+        text,
+        x,
+        baseline,
+        px,
+        weight,
+        anchor,
+    } = line;
     let Some(font) = face(weight) else {
         return;
     };
@@ -176,8 +213,89 @@ pub(crate) fn draw(
             Ok(coverage(outline_pen.path))
         });
         let Ok(drawn) = drawn else { continue };
-        let (x, y) = (column + i64::from(drawn.left), row + i64::from(drawn.top));
-        lay(canvas, &drawn, x, y, color);
+        put(
+            &drawn,
+            column + i64::from(drawn.left),
+            row + i64::from(drawn.top),
+        );
+    }
+}
+
+/// Text in one colour on a ground of one colour, drawn straight as palette indices: each
+/// pixel's coverage is kept instead of its colour, and turned into the index of the colour
+/// [`draw`] gives it. Where glyphs overlap, the colour is worked out as [`draw`] lays them, one
+/// after the other.
+#[derive(Debug)]
+pub(crate) struct Inked {
+    width: usize,
+    ground: Rgb,
+    ink: Rgb,
+    /// Each pixel's coverage; 0 where no glyph was laid.
+    coverage: Vec<u8>,
+    /// The colours of the pixels more than one glyph was laid on, by place.
+    mixed: HashMap<usize, Rgb>,
+}
+
+impl Inked {
+    pub(crate) fn new(width: u32, height: u32, ground: Rgb, ink: Rgb) -> Inked {
+        Inked {
+            width: width as usize,
+            ground,
+            ink,
+            coverage: vec![0; width as usize * height as usize],
+            mixed: HashMap::new(),
+        }
+    }
+
+    /// Draws one line of text, as [`draw`] would on a pixmap of the same size.
+    pub(crate) fn draw(&mut self, line: Line<'_>) {
+        place(line, |glyph, x, y| self.lay(glyph, x, y));
+    }
+
+    fn lay(&mut self, glyph: &Glyph, x: i64, y: i64) {
+        let height = self.coverage.len() / self.width;
+        for (to, from) in spans(glyph, x, y, (self.width, height)) {
+            let pairs = self.coverage[to.clone()]
+                .iter_mut()
+                .zip(&glyph.coverage[from]);
+            for (at, (dst, &alpha)) in to.zip(pairs) {
+                match (alpha, *dst) {
+                    (0, _) => {}
+                    (_, 0) => *dst = alpha,
+                    (_, first) => {
+                        let under = match self.mixed.get(&at) {
+                            Some(&under) => under,
+                            None => over(self.ground, self.ink, first),
+                        };
+                        self.mixed.insert(at, over(under, self.ink, alpha));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The palette indices of the text on its ground.
+    pub(crate) fn indices(&self, quantiser: &Quantiser) -> Vec<u8> {
+        // The index of each coverage laid once, looked up when first met.
+        let ground = quantiser.index_of(self.ground);
+        let mut once = [None; 256];
+        once[0] = Some(ground);
+        let mut indices = vec![0; self.coverage.len()];
+        // Most of a line is its ground: eight pixels without ink are passed at once.
+        for (out, coverage) in indices.chunks_mut(8).zip(self.coverage.chunks(8)) {
+            if coverage.iter().all(|&alpha| alpha == 0) {
+                out.fill(ground);
+                continue;
+            }
+            for (index, &alpha) in out.iter_mut().zip(coverage) {
+                *index = *once[usize::from(alpha)]
+                    .get_or_insert_with(|| quantiser.index_of(over(self.ground, self.ink, alpha)));
+            }
+        }
+        for (&at, &color) in &self.mixed {
+            indices[at] = quantiser.index_of(color);
+        }
+        indices
     }
 }
 
@@ -212,46 +330,136 @@ fn coverage(path: PathBuilder) -> Glyph {
     }
 }
 
-/// Lays a glyph with its top left corner at (`x`, `y`) onto the canvas in `color` (source
-/// over), clipped to the canvas on every side. The ink is
-/// scaled by the coverage as tiny-skia scales a fill (`(c * a + 255) >> 8`), so a glyph shows
-/// exactly as one filled in its colour and copied: the palette turns a difference of one in a
-/// channel into the next palette colour, which may be far away.
-fn lay(canvas: &mut Pixmap, glyph: &Glyph, x: i64, y: i64, color: Rgb) {
-    if glyph.width == 0 {
-        return;
-    }
-    let height = (glyph.coverage.len() / glyph.width) as i64;
-    let (canvas_width, canvas_height) = (i64::from(canvas.width()), i64::from(canvas.height()));
-    // The canvas's columns and rows the glyph covers.
+/// Where a glyph with its top left corner at (`x`, `y`) lies on a canvas of `width` x
+/// `height` pixels, clipped to it on every side: for each row, the pixels it covers (by index,
+/// row after row) and the part of the glyph's coverage on them.
+fn spans(
+    glyph: &Glyph,
+    x: i64,
+    y: i64,
+    (width, height): (usize, usize),
+) -> impl Iterator<Item = (Range<usize>, Range<usize>)> {
+    let rows = glyph.coverage.len().checked_div(glyph.width).unwrap_or(0) as i64;
+    let (canvas_width, canvas_height) = (width as i64, height as i64);
     let (left, right) = (x.max(0), (x + glyph.width as i64).min(canvas_width));
-    let (top, bottom) = (y.max(0), (y + height).min(canvas_height));
-    if left >= right || top >= bottom {
-        return;
+    let (top, bottom) = (y.max(0), (y + rows).min(canvas_height));
+    let cols = (right - left).max(0) as usize;
+    let glyph_width = glyph.width;
+    (top..bottom.max(top))
+        .filter(move |_| cols > 0)
+        .map(move |row| {
+            let from = (row - y) as usize * glyph_width + (left - x) as usize;
+            let to = (row * canvas_width + left) as usize;
+            (to..to + cols, from..from + cols)
+        })
+}
+
+/// One channel of an ink laid with `alpha` coverage over `under`, as tiny-skia scales a fill
+/// (`(c * a + 255) >> 8`), so a glyph shows exactly as one filled in its colour and copied:
+/// the palette turns a difference of one in a channel into the next palette colour, which may
+/// be far away.
+fn over_channel(under: u8, ink: u8, alpha: u8) -> u8 {
+    match alpha {
+        0 => under,
+        255 => ink,
+        _ => {
+            // The scaled ink is at most `alpha` and what shows through at most `keep`: the
+            // sum stays within 255.
+            let keep = 255 - u16::from(alpha);
+            let over = (u16::from(ink) * u16::from(alpha) + 255) >> 8;
+            (over + (u16::from(under) * keep + 127) / 255) as u8
+        }
     }
-    let cols = (right - left) as usize;
+}
+
+/// `ink` laid with `alpha` coverage over `under` (see [`over_channel`]).
+fn over(under: Rgb, ink: Rgb, alpha: u8) -> Rgb {
+    Rgb(
+        over_channel(under.0, ink.0, alpha),
+        over_channel(under.1, ink.1, alpha),
+        over_channel(under.2, ink.2, alpha),
+    )
+}
+
+/// Lays a glyph with its top left corner at (`x`, `y`) onto the canvas in `color` (source
+/// over, see [`over_channel`]), clipped to the canvas on every side.
+fn lay(canvas: &mut Pixmap, glyph: &Glyph, x: i64, y: i64, color: Rgb) {
+    let size = (canvas.width() as usize, canvas.height() as usize);
     let ink = [color.0, color.1, color.2, 255];
     let target = canvas.data_mut();
-    for row in top..bottom {
-        let from = (row - y) as usize * glyph.width + (left - x) as usize;
-        let to = ((row * canvas_width + left) * 4) as usize;
-        let pairs = target[to..to + cols * 4]
-            .chunks_exact_mut(4)
-            .zip(&glyph.coverage[from..from + cols]);
-        for (dst, &alpha) in pairs {
-            match alpha {
-                0 => {}
-                255 => dst.copy_from_slice(&ink),
-                alpha => {
-                    let keep = 255 - u16::from(alpha);
-                    for (d, &s) in dst.iter_mut().zip(&ink) {
-                        // The scaled ink is at most `alpha` and what shows through at most
-                        // `keep`: the sum stays within 255.
-                        let over = (u16::from(s) * u16::from(alpha) + 255) >> 8;
-                        *d = (over + (u16::from(*d) * keep + 127) / 255) as u8;
+    for (to, from) in spans(glyph, x, y, size) {
+        let pixels = target[to.start * 4..to.end * 4].chunks_exact_mut(4);
+        for (dst, &alpha) in pixels.zip(&glyph.coverage[from]) {
+            for (d, &s) in dst.iter_mut().zip(&ink) {
+                *d = over_channel(*d, s, alpha);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::palette::quantiser;
+    use crate::render::theme::Theme;
+
+    /// Text drawn straight as palette indices comes out as the same text drawn on a pixmap and
+    /// looked up, pixel for pixel: at every size, in both faces, at fractions of a pixel, cut
+    /// off at every edge, and where glyphs overlap (accents stacked, letters run together).
+    #[test]
+    fn inked_text_is_the_drawn_text() {
+        let texts = [
+            "Move 148 · White to move · by Wednesday 30 December 23:59 UTC",
+            "ffffffTTTTTWAVAVAV yyjjj//\\\\",
+            "a\u{301}\u{301}\u{301}e\u{308}\u{323}o\u{302}\u{303} Ż́ó́ɫ̃",
+            "Draw offered, yes gjpqy · Sandbox · Chak: the altar",
+            "",
+        ];
+        let (width, height) = (331, 29);
+        let mut overlaps = 0;
+        for theme in Theme::ALL {
+            let palette = theme.palette();
+            let quantiser = quantiser(theme);
+            for px in [9.0, 12.75, 19.55, 25.5] {
+                for weight in [Weight::Regular, Weight::Bold] {
+                    for (x, baseline, anchor) in [
+                        (165.5, 20.3, Anchor::Middle),
+                        (-7.25, 9.0, Anchor::Start),
+                        (340.0, 33.7, Anchor::End),
+                        (100.0, 1.4, Anchor::Start),
+                    ] {
+                        for text in texts {
+                            let mut pixmap = Pixmap::new(width, height).expect("a pixmap");
+                            pixmap.fill(palette.frame.skia_alpha(255));
+                            draw(
+                                &mut pixmap,
+                                text,
+                                x,
+                                baseline,
+                                px,
+                                weight,
+                                palette.text,
+                                anchor,
+                            );
+                            let mut inked = Inked::new(width, height, palette.frame, palette.text);
+                            inked.draw(Line {
+                                text,
+                                x,
+                                baseline,
+                                px,
+                                weight,
+                                anchor,
+                            });
+                            overlaps += inked.mixed.len();
+                            assert!(
+                                inked.indices(quantiser) == quantiser.indexed(&pixmap),
+                                "{theme:?}, {px} px, {weight:?}, at {x}: {text}"
+                            );
+                        }
                     }
                 }
             }
         }
+        assert!(overlaps > 0, "no glyphs overlapped");
     }
 }
