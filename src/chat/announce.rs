@@ -12,15 +12,23 @@ use crate::service::{
 };
 use crate::store::SettingsRow;
 
-/// A player's settings for a reply, read once for both the ping and the picture: the
-/// defaults (pings on, the board seen from their side) when they can't be read.
-pub(super) async fn reply_settings(service: &Service, player_id: i64) -> SettingsRow {
+/// A player's settings for a reply about `state`, for both the ping and the picture: a
+/// player's as read with the game; anyone else's read now, or the defaults (pings on, the
+/// board seen from their side) when they can't be read.
+pub(super) async fn reply_settings(
+    service: &Service,
+    state: &GameState,
+    player_id: i64,
+) -> SettingsRow {
+    if state.color_of(player_id).is_some() {
+        return state.settings_of(player_id);
+    }
     service.settings_of(player_id).await.unwrap_or_default()
 }
 
-/// Whether `player_id` takes turn pings (on when their settings can't be read).
-pub(super) async fn pings(service: &Service, player_id: i64) -> bool {
-    reply_settings(service, player_id).await.turn_pings
+/// Whether `player_id`, a player of `state`, takes turn pings.
+pub(super) fn pings(state: &GameState, player_id: i64) -> bool {
+    state.settings_of(player_id).turn_pings
 }
 
 /// The replies to a challenge: the challenge, or the start of a game against the bot with
@@ -79,7 +87,7 @@ pub(super) async fn board_picture(
 ) -> Option<Picture> {
     match viewer {
         Some(id) => {
-            let settings = reply_settings(service, id).await;
+            let settings = reply_settings(service, state, id).await;
             seen_picture(service, state, last, Some((id, &settings))).await
         }
         None => seen_picture(service, state, last, None).await,
@@ -244,7 +252,7 @@ pub(super) async fn start_reply(
     state: &GameState,
 ) -> Result<Reply, ServiceError> {
     let first = state.player(state.turn());
-    let settings = reply_settings(service, first.id).await;
+    let settings = state.settings_of(first.id);
     let kind = match (state.bot_side(), state.row.bot_level) {
         (Some(_), Some(level)) => format!(" A casual game against me at level {level}."),
         _ if state.row.rated => String::from(" The game is rated."),
@@ -299,21 +307,17 @@ pub(super) async fn move_replies(service: &Service, done: &MoveDone, means: Mean
         // The bot's answer follows at once, with the board: no ping, deadline or picture here.
         return vec![reply];
     }
-    // The picture's viewer is the player to move, while the game is on: their settings are
-    // read once, for the ping and the picture.
+    // The picture's viewer is the player to move, while the game is on; the players'
+    // settings were read with the game.
     let viewer = picture_viewer(state).id;
-    let settings = reply_settings(service, viewer).await;
+    let settings = reply_settings(service, state, viewer).await;
     if let Some(result) = state.result_text() {
         reply = reply.and(format!(" Game over: {result}."));
         if let Some(note) = rating_note(service, state).await {
             reply = reply.and(note);
         }
     } else if let Some(next) = state.to_move() {
-        let ping = if next.id == viewer {
-            settings.turn_pings
-        } else {
-            pings(service, next.id).await
-        };
+        let ping = pings(state, next.id);
         let deadline = state
             .row
             .deadline
@@ -520,7 +524,7 @@ pub async fn notice_reply(service: &Service, notice: &Notice) -> (Place, Reply) 
         Notice::Reminder { place, game, left } => {
             let reply = match game.to_move() {
                 Some(player) => Reply::text("Reminder: ")
-                    .to_move(user_of(player), pings(service, player.id).await)
+                    .to_move(user_of(player), pings(game, player.id))
                     .and(format!(
                         ", it's your move in game #{} ({}); {} left.",
                         game.row.id,
@@ -553,7 +557,7 @@ pub async fn notice_reply(service: &Service, notice: &Notice) -> (Place, Reply) 
                         .played
                         .first()
                         .map(|played| done.before.move_marks(&played.mv));
-                    let settings = reply_settings(service, player.id).await;
+                    let settings = game.settings_of(player.id);
                     let picture =
                         seen_picture(service, game, last, Some((player.id, &settings))).await;
                     let reply = Reply::text(format!("{lead} "))
@@ -575,7 +579,7 @@ pub async fn notice_reply(service: &Service, notice: &Notice) -> (Place, Reply) 
                 (Some(player), Some(deadline)) => Reply::text(format!(
                     "Pigeon was not running for {by}, so nobody could move. "
                 ))
-                .to_move(user_of(player), pings(service, player.id).await)
+                .to_move(user_of(player), pings(game, player.id))
                 .and(format!(
                     ", your deadline in game #{} ({}) moved on by {by}, to {}.",
                     game.row.id,

@@ -269,7 +269,9 @@ pub(super) async fn conditional_answer(
     done: &MoveDone,
     means: Means,
 ) -> Vec<Reply> {
-    if !done.state.is_active() {
+    // Lines stored between the read of the game for the move and its write are answered
+    // by the clocks' next pass.
+    if !done.state.is_active() || !done.state.around.conditionals {
         return Vec::new();
     }
     let answered = match service.answer_conditionals(done.state.row.id, false).await {

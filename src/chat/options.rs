@@ -61,7 +61,7 @@ pub(super) async fn takeback_reply(
             };
             let lead = format!("Takeback in game #{id}: {moves} taken back for {asked_by}. ");
             let to_move = state.player(state.turn());
-            let ping = pings(service, to_move.id).await;
+            let ping = pings(state, to_move.id);
             let board = board_reply(service, state, Some(picture_viewer(state).id)).await;
             let reply = Reply::text(lead)
                 .and(board.plain())

@@ -324,7 +324,7 @@ impl Service {
     async fn game_here(&self, place: &Place, me: i64, id: i64) -> Result<GameState, ServiceError> {
         let read = || async {
             self.store
-                .stored_game(id)
+                .stored_game(id, self.now())
                 .await?
                 .ok_or(ServiceError::NoSuchGame(id))
         };

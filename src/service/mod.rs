@@ -38,7 +38,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use tokio::sync::{Semaphore, broadcast, watch};
 
 use crate::rules::{Color, EndReason, GameRules, Record, RuleSet, Variant};
-use crate::store::{ChallengeRow, GameRow, PlayerRow, Store, StoredGame};
+use crate::store::{Around, ChallengeRow, GameRow, PlayerRow, SettingsRow, Store, StoredGame};
 
 pub use crate::store::LEASE as NOTICE_LEASE;
 pub use analysis::{ANALYST_TICK, Analysed, AnalysisStatus, Analyst, PageAnalysis};
@@ -217,6 +217,14 @@ impl fmt::Display for ChallengeSummary {
     }
 }
 
+/// A side's place in the pairs of [`Around`]: White's first.
+fn side(color: Color) -> usize {
+    match color {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
 /// A game loaded and replayed: its row, players and rules record.
 #[derive(Debug, Clone)]
 pub struct GameState {
@@ -227,9 +235,28 @@ pub struct GameState {
     pub black: PlayerRow,
     /// The address of the game's web page, when the pages are served.
     pub page: Option<String>,
+    /// The players' settings and leave and the game's conditional lines, as they were when
+    /// the game was read.
+    pub around: Around,
 }
 
 impl GameState {
+    /// The settings of `player_id` when the game was read (the defaults for anyone else).
+    #[must_use]
+    pub fn settings_of(&self, player_id: i64) -> SettingsRow {
+        match self.color_of(player_id) {
+            Some(color) => self.around.settings[side(color)].clone(),
+            None => SettingsRow::default(),
+        }
+    }
+
+    /// Whether `player_id` was on leave when the game was read.
+    #[must_use]
+    pub fn on_leave(&self, player_id: i64) -> bool {
+        self.color_of(player_id)
+            .is_some_and(|color| self.around.on_leave[side(color)])
+    }
+
     /// The player of `color`.
     #[must_use]
     pub fn player(&self, color: Color) -> &PlayerRow {
@@ -543,7 +570,7 @@ impl Service {
     pub async fn load(&self, id: i64) -> Result<GameState, ServiceError> {
         let stored = self
             .store
-            .stored_game(id)
+            .stored_game(id, self.now())
             .await?
             .ok_or(ServiceError::NoSuchGame(id))?;
         self.replayed(stored)
@@ -560,6 +587,7 @@ impl Service {
             white,
             black,
             moves,
+            around,
         } = stored;
         let variant = Variant::from_name(&row.game_key).ok_or_else(|| {
             internal(&format!(
@@ -591,6 +619,7 @@ impl Service {
             record,
             white,
             black,
+            around,
         })
     }
 

@@ -297,18 +297,17 @@ impl Service {
     }
 
     /// After a move: when the player now to move is on leave, their clock stands still.
+    ///
+    /// Whether they are is known from when the game was read for the move. A leave that
+    /// starts between that read and the move's write finds the game still waiting for the
+    /// mover, so neither stops the clock then; the clocks' next pass does
+    /// ([`Service::run_leaves`]).
     pub(super) async fn hold_for_leave(&self, state: &mut GameState) {
         let Some(player) = state.to_move().map(|p| p.id) else {
             return;
         };
-        match self.on_leave(player).await {
-            Ok(Some(_)) => {
-                if self.freeze_if_waiting(&state.row, player).await {
-                    state.row.deadline = None;
-                }
-            }
-            Ok(None) => {}
-            Err(error) => warn!(game = state.row.id, %error, "looking up a leave failed"),
+        if state.on_leave(player) && self.freeze_if_waiting(&state.row, player).await {
+            state.row.deadline = None;
         }
     }
 

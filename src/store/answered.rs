@@ -47,7 +47,7 @@ macro_rules! answered_by {
             games::create_game(game: &NewGame<'_>) -> Result<GameRow>;
             games::game(id: i64) -> Result<Option<GameRow>>;
             games::game_by_web_id(web_id: &str) -> Result<Option<GameRow>>;
-            games::stored_game(id: i64) -> Result<Option<StoredGame>>;
+            games::stored_game(id: i64, now: i64) -> Result<Option<StoredGame>>;
             games::moves(game_id: i64) -> Result<Vec<MoveRow>>;
             games::games_of(player_id: i64, limit: i64) -> Result<Vec<GameRow>>;
             games::active_games_in(platform: &str, channel: &str, player_id: i64) -> Result<Vec<GameRow>>;

@@ -205,12 +205,13 @@ pub trait Database: Debug + Send + Sync + super::TournamentDatabase {
     /// [`super::StoreError`] when the database fails.
     async fn game_by_web_id(&self, web_id: &str) -> Result<Option<GameRow>>;
 
-    /// A game with its players and moves, read in one transaction so that they agree even
-    /// while moves are being written (the game and its players in one statement).
+    /// A game with its players, moves and what is around it at `now` (see
+    /// [`super::Around`]), read in one statement so that they agree even while moves are
+    /// being written.
     ///
     /// # Errors
     /// [`super::StoreError`] when the database fails.
-    async fn stored_game(&self, id: i64) -> Result<Option<StoredGame>>;
+    async fn stored_game(&self, id: i64, now: i64) -> Result<Option<StoredGame>>;
 
     /// The moves of a game in order.
     ///

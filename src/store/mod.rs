@@ -220,19 +220,36 @@ pub struct GameRow {
     pub tournament_round: Option<i64>,
 }
 
-/// A game as the service loads it: its row, both players and its moves, read in one
-/// snapshot.
+/// A game as the service loads it: its row, both players, its moves and what the answer to
+/// a move needs to know around it, read in one snapshot.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct StoredGame {
     pub row: GameRow,
     pub white: PlayerRow,
     pub black: PlayerRow,
     pub moves: Vec<MoveRow>,
+    pub around: Around,
+}
+
+/// What a game's snapshot holds besides the game: its players' settings and leave, and
+/// whether conditional lines wait in it, as they were when it was read. A move is answered
+/// from them without reading them again.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct Around {
+    /// White's settings, then Black's.
+    pub settings: [SettingsRow; 2],
+    /// Whether White, then Black, was on leave (a leave started and neither over nor ended).
+    pub on_leave: [bool; 2],
+    /// Whether the game had conditional lines.
+    pub conditionals: bool,
 }
 
 /// A game's row with both its players and its moves, read by one statement: `games` joined
-/// twice with `players`, the players' columns named `white_…` and `black_…`, and the moves in
-/// order as a JSON array of `[ply, text, player_id, played_at]` arrays named `moves`.
+/// twice with `players`, the players' columns named `white_…` and `black_…`, the moves in
+/// order as a JSON array of `[ply, text, player_id, played_at]` arrays named `moves`, and
+/// what is [`Around`] it: the players' settings (`white_turn_pings`, `white_viewpoint`, …,
+/// null without a row of them), whether each is on leave (`white_on_leave`, …) and whether
+/// the game has `conditionals`.
 #[derive(FromRow)]
 struct GamePlayersRow {
     #[sqlx(flatten)]
@@ -244,6 +261,13 @@ struct GamePlayersRow {
     black_platform_id: String,
     black_name: String,
     moves: String,
+    white_turn_pings: Option<bool>,
+    white_viewpoint: Option<String>,
+    black_turn_pings: Option<bool>,
+    black_viewpoint: Option<String>,
+    white_on_leave: bool,
+    black_on_leave: bool,
+    conditionals: bool,
 }
 
 impl GamePlayersRow {
@@ -266,11 +290,27 @@ impl GamePlayersRow {
             platform_id: self.black_platform_id,
             display_name: self.black_name,
         };
+        // A player who never changed their settings has no row of them.
+        let settings = |turn_pings: Option<bool>, viewpoint: Option<String>| {
+            let default = SettingsRow::default();
+            SettingsRow {
+                turn_pings: turn_pings.unwrap_or(default.turn_pings),
+                viewpoint: viewpoint.unwrap_or(default.viewpoint),
+            }
+        };
         Ok(StoredGame {
             row: self.game,
             white,
             black,
             moves,
+            around: Around {
+                settings: [
+                    settings(self.white_turn_pings, self.white_viewpoint),
+                    settings(self.black_turn_pings, self.black_viewpoint),
+                ],
+                on_leave: [self.white_on_leave, self.black_on_leave],
+                conditionals: self.conditionals,
+            },
         })
     }
 }

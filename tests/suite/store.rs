@@ -480,7 +480,7 @@ backends! {
             .await
             .expect("applied");
         let stored = store
-            .stored_game(row.id)
+            .stored_game(row.id, NOW)
             .await
             .expect("query")
             .expect("exists");
@@ -493,13 +493,57 @@ backends! {
             .await
             .expect("created");
         let stored = store
-            .stored_game(reversed.id)
+            .stored_game(reversed.id, NOW)
             .await
             .expect("query")
             .expect("exists");
         assert_eq!((stored.white, stored.black), (bob, alice));
         assert!(stored.moves.is_empty());
-        assert_eq!(store.stored_game(reversed.id + 1).await.expect("query"), None);
+        assert_eq!(store.stored_game(reversed.id + 1, NOW).await.expect("query"), None);
+    }
+
+    #[tokio::test]
+    async fn a_game_is_read_with_its_players_settings_leave_and_conditional_lines(db: TestDb) {
+        let (store, alice, bob, row) = alice_and_bob_playing(&db).await;
+        let around = |now| {
+            let store = store.clone();
+            async move {
+                let stored = store.stored_game(row.id, now).await.expect("query");
+                stored.expect("exists").around
+            }
+        };
+        let nothing = around(NOW).await;
+        assert_eq!(nothing.settings, [SettingsRow::default(), SettingsRow::default()]);
+        assert_eq!((nothing.on_leave, nothing.conditionals), ([false, false], false));
+
+        let quiet = SettingsRow {
+            turn_pings: false,
+            viewpoint: String::from("white"),
+        };
+        store.set_settings(bob.id, &quiet).await.expect("set");
+        let leave = store
+            .start_leave(alice.id, NOW + 10, NOW + 1_000, &[])
+            .await
+            .expect("started");
+        let seen = around(NOW + 10).await;
+        assert_eq!(seen.settings, [SettingsRow::default(), quiet]);
+        // A leave counts from its start until its planned end, or until it is ended.
+        assert_eq!(seen.on_leave, [true, false]);
+        assert_eq!(around(NOW + 9).await.on_leave, [false, false]);
+        assert_eq!(around(NOW + 1_000).await.on_leave, [false, false]);
+        store.end_leave(leave.id, NOW + 20, &[]).await.expect("ended");
+        assert_eq!(around(NOW + 30).await.on_leave, [false, false]);
+        assert!(!seen.conditionals);
+
+        store
+            .replace_conditionals(row.id, bob.id, None, &[(1, String::from("e3e4 e6e5"))], NOW)
+            .await
+            .expect("stored");
+        assert!(around(NOW + 30).await.conditionals);
+        // Another game's lines are not this game's.
+        let other = store.create_game(&game(bob.id, alice.id)).await.expect("created");
+        let stored = store.stored_game(other.id, NOW + 30).await.expect("query");
+        assert!(!stored.expect("exists").around.conditionals);
     }
 }
 

@@ -46,18 +46,33 @@ pub(super) async fn game_by_web_id(db: &SqliteDatabase, web_id: &str) -> Result<
         .await?)
 }
 
-pub(super) async fn stored_game(db: &SqliteDatabase, id: i64) -> Result<Option<StoredGame>> {
-    // One statement, so one snapshot: the moves are the game row's.
+pub(super) async fn stored_game(
+    db: &SqliteDatabase,
+    id: i64,
+    now: i64,
+) -> Result<Option<StoredGame>> {
+    // One statement, so one snapshot: the moves and what is around the game are the game
+    // row's. A leave counts from its start until it ends or its end passes, as `on_leave`.
     let game: Option<GamePlayersRow> = sqlx::query_as(
         "SELECT g.*, w.platform AS white_platform, w.platform_id AS white_platform_id, \
          w.display_name AS white_name, b.platform AS black_platform, \
          b.platform_id AS black_platform_id, b.display_name AS black_name, \
          (SELECT json_group_array(json_array(m.ply, m.text, m.player_id, m.played_at) \
-          ORDER BY m.ply) FROM moves m WHERE m.game_id = g.id) AS moves \
+          ORDER BY m.ply) FROM moves m WHERE m.game_id = g.id) AS moves, \
+         ws.turn_pings AS white_turn_pings, ws.viewpoint AS white_viewpoint, \
+         bs.turn_pings AS black_turn_pings, bs.viewpoint AS black_viewpoint, \
+         EXISTS (SELECT 1 FROM leaves l WHERE l.player_id = g.white_id AND l.ended_at IS NULL \
+          AND l.started_at <= ?2 AND l.ends_at > ?2) AS white_on_leave, \
+         EXISTS (SELECT 1 FROM leaves l WHERE l.player_id = g.black_id AND l.ended_at IS NULL \
+          AND l.started_at <= ?2 AND l.ends_at > ?2) AS black_on_leave, \
+         EXISTS (SELECT 1 FROM conditionals c WHERE c.game_id = g.id) AS conditionals \
          FROM games g JOIN players w ON w.id = g.white_id JOIN players b ON b.id = g.black_id \
+         LEFT JOIN settings ws ON ws.player_id = g.white_id \
+         LEFT JOIN settings bs ON bs.player_id = g.black_id \
          WHERE g.id = ?1",
     )
     .bind(id)
+    .bind(now)
     .fetch_optional(&db.pool)
     .await?;
     game.map(GamePlayersRow::into_stored).transpose()
