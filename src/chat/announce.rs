@@ -318,18 +318,20 @@ pub(super) async fn move_replies(service: &Service, done: &MoveDone, means: Mean
         }
     } else if let Some(next) = state.to_move() {
         let ping = pings(state, next.id);
-        let deadline = state
-            .row
-            .deadline
-            .map(clock::format_utc)
-            .unwrap_or_default();
+        let deadline = match state.row.deadline {
+            Some(deadline) => format!("deadline {}", clock::format_utc(deadline)),
+            None if state.on_leave(next.id) => {
+                String::from("your clock stands still while you are on leave")
+            }
+            None => String::from("no deadline"),
+        };
         let check = if state.record.position().in_check() {
             " (in check)"
         } else {
             ""
         };
         reply = reply.and(" ").to_move(user_of(next), ping).and(format!(
-            ", your move{check} as {} (move {}); deadline {deadline}.",
+            ", your move{check} as {} (move {}); {deadline}.",
             state.variant.side_name(state.turn()),
             state.move_number()
         ));
