@@ -217,14 +217,6 @@ impl fmt::Display for ChallengeSummary {
     }
 }
 
-/// A side's place in the pairs of [`Around`]: White's first.
-fn side(color: Color) -> usize {
-    match color {
-        Color::White => 0,
-        Color::Black => 1,
-    }
-}
-
 /// A game loaded and replayed: its row, players and rules record.
 #[derive(Debug, Clone)]
 pub struct GameState {
@@ -245,7 +237,7 @@ impl GameState {
     #[must_use]
     pub fn settings_of(&self, player_id: i64) -> SettingsRow {
         match self.color_of(player_id) {
-            Some(color) => self.around.settings[side(color)].clone(),
+            Some(color) => self.around.settings[color.index()].clone(),
             None => SettingsRow::default(),
         }
     }
@@ -254,7 +246,7 @@ impl GameState {
     #[must_use]
     pub fn on_leave(&self, player_id: i64) -> bool {
         self.color_of(player_id)
-            .is_some_and(|color| self.around.on_leave[side(color)])
+            .is_some_and(|color| self.around.on_leave[color.index()])
     }
 
     /// The player of `color`.
