@@ -277,6 +277,35 @@ fn threefold_repetition_ends_the_game_and_fifty_moves_is_a_claim() {
     assert_eq!(fifty.outcome(), None);
 }
 
+#[test]
+fn a_divine_king_stepping_onto_the_altar_is_a_noisy_move_that_wins() {
+    let chak = Chak::from_text("k8/9/9/4D4/9/9/9/9/9 w - - 0 1").expect("a legal position");
+    let moves = chak.legal_moves();
+    let step = moves
+        .iter()
+        .copied()
+        .find(|&mv| chak.reaches_altar(mv))
+        .expect("the divine king reaches e8");
+    assert_eq!(chak.move_text(&step), "e6e8");
+    assert_eq!(
+        moves.iter().filter(|&&mv| chak.reaches_altar(mv)).count(),
+        1,
+        "only the step onto e8 reaches the altar"
+    );
+    assert_eq!(
+        chak.noisy_moves(),
+        vec![step],
+        "no capture or promotion here"
+    );
+    let after = chak.play(&step);
+    assert_eq!(
+        after.altar_outcome(),
+        Some(Outcome::win(Color::White, EndReason::Altar))
+    );
+    assert_eq!(after.outcome(), after.altar_outcome());
+    assert_eq!(chak.altar_outcome(), None);
+}
+
 /// Plays a random game from the start position, choosing moves by `choices`.
 fn random_walk(choices: &[usize]) -> Vec<VariantPosition> {
     let mut positions = vec![VariantPosition::start(Variant::Chak)];
@@ -316,6 +345,28 @@ proptest! {
                     let parsed = position.parse_move(written);
                     prop_assert_eq!(parsed, Ok(mv.clone()), "{} in {}", written, text);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn noisy_moves_are_the_captures_promotions_and_altar_steps(
+        choices in prop::collection::vec(any::<usize>(), 0..120),
+    ) {
+        for position in random_walk(&choices) {
+            let text = position.to_text();
+            let chak = Chak::from_text(&text).expect("a position read back");
+            let expected: Vec<_> = chak
+                .legal_moves()
+                .into_iter()
+                .filter(|&mv| {
+                    chak.captured(mv).is_some() || mv.promotes() || chak.reaches_altar(mv)
+                })
+                .collect();
+            prop_assert_eq!(chak.noisy_moves(), expected, "in {}", text);
+            // The hash kept up to date by the moves is the one of the board read afresh.
+            if let VariantPosition::Chak(played) = &position {
+                prop_assert_eq!(played.repetition_hash(), chak.repetition_hash(), "in {}", text);
             }
         }
     }

@@ -241,30 +241,59 @@ const fn make_knights() -> [Squares; SQUARES] {
     table
 }
 
-const fn make_lines(rays: &[[Squares; 8]; SQUARES]) -> [u128; SQUARES] {
-    let mut table = [0u128; SQUARES];
-    let mut sq = 0;
-    while sq < SQUARES {
-        let mut d = 0;
-        while d < 8 {
-            let mut i = 0;
-            while i < rays[sq][d].len as usize {
-                table[sq] |= 1u128 << rays[sq][d].sq[i];
-                i += 1;
-            }
-            d += 1;
-        }
-        sq += 1;
-    }
-    table
-}
-
 /// The squares along each of the 8 directions from each square, nearest first.
 pub static RAYS: [[Squares; 8]; SQUARES] = make_rays();
 /// The knight leaps from each square.
 pub static KNIGHT: [Squares; SQUARES] = make_knights();
-/// For each square, the set of squares on one of its 8 lines (bit per square).
-pub static LINES: [u128; SQUARES] = make_lines(&RAYS);
+
+/// One step of the SplitMix64 generator: the Zobrist keys' source, at compile time.
+const fn split_mix(state: u64) -> (u64, u64) {
+    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (state, z ^ (z >> 31))
+}
+
+/// Piece codes below this bound (`Kind` in the low four bits, the colour above them).
+pub const CODES: usize = 32;
+
+const fn make_zobrist() -> ([[u64; CODES]; SQUARES], u64) {
+    let mut table = [[0; CODES]; SQUARES];
+    let mut state = 2021;
+    let mut sq = 0;
+    while sq < SQUARES {
+        let mut code = 1;
+        while code < CODES {
+            let (next, key) = split_mix(state);
+            state = next;
+            table[sq][code] = key;
+            code += 1;
+        }
+        sq += 1;
+    }
+    let (_, turn) = split_mix(state);
+    (table, turn)
+}
+
+const ZOBRIST_KEYS: ([[u64; CODES]; SQUARES], u64) = make_zobrist();
+/// A random key per piece code and square (0 for an empty square), XORed into a position's
+/// hash.
+pub static ZOBRIST: [[u64; CODES]; SQUARES] = ZOBRIST_KEYS.0;
+/// The key XORed into a position's hash when Green is to move.
+pub const ZOBRIST_GREEN: u64 = ZOBRIST_KEYS.1;
+
+/// The Zobrist hash of `board` with `turn` to move.
+pub fn zobrist(board: &Board, turn: Color) -> u64 {
+    let pieces = board
+        .iter()
+        .enumerate()
+        .fold(0, |hash, (sq, &p)| hash ^ ZOBRIST[sq][usize::from(p)]);
+    match turn {
+        Color::White => pieces,
+        Color::Black => pieces ^ ZOBRIST_GREEN,
+    }
+}
 
 /// A board: one piece code per square.
 pub type Board = [u8; SQUARES];
@@ -387,15 +416,58 @@ fn slide(board: &Board, them: Color, squares: &[u8], mut visit: impl FnMut(usize
     }
 }
 
+/// The squares of the lines from `royal` on which a piece of `by` could attack it through
+/// other squares: a line holding a quetzal of `by` (it attacks over a screen), a divine king
+/// (over an empty square), or, on a rank or file, a serpent. Every other attack (a neighbour,
+/// a leap) depends on no square but the attacker's and the target's.
+fn exposed_lines(board: &Board, royal: usize, by: Color) -> u128 {
+    let mut lines = 0;
+    for (dir, ray) in RAYS[royal].iter().enumerate() {
+        let squares = ray.as_slice();
+        let threat = squares.iter().any(|&sq| {
+            let p = board[usize::from(sq)];
+            p != 0
+                && color_of(p) == by
+                && match Kind::of(p) {
+                    Kind::Quetzal | Kind::Divine => true,
+                    Kind::Serpent => orthogonal(dir),
+                    _ => false,
+                }
+        });
+        if threat {
+            lines |= squares.iter().fold(0, |set, &sq| set | 1u128 << sq);
+        }
+    }
+    lines
+}
+
+/// Which moves [`generate`] lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wanted {
+    /// Every legal move.
+    All,
+    /// Only the legal moves that capture, promote, or take the divine king onto the enemy
+    /// altar: what an engine searches past its horizon.
+    Noisy,
+}
+
 /// Generates the legal moves of `us` on `board`, whose royal piece stands on `royal`.
-pub fn generate(board: &Board, us: Color, royal: usize, list: &mut MoveList) {
+pub fn generate(board: &Board, us: Color, royal: usize, wanted: Wanted, list: &mut MoveList) {
     let them = us.other();
     let in_check = attacked(board, royal, them);
-    let lines = LINES[royal];
+    let lines = exposed_lines(board, royal, them);
+    let enemy_altar = ALTAR[them.index()];
     let mut add = |from: usize, to: usize, kind: Kind| {
         let promote = kind.promoted().is_some() && in_zone(to, us);
-        // Only a royal move, an evasion, or a move along a line through the royal piece can
-        // expose it: knight, pawn and neighbour attacks do not depend on other squares.
+        if wanted == Wanted::Noisy
+            && board[to] == 0
+            && !promote
+            && !(kind == Kind::Divine && to == enemy_altar)
+        {
+            return;
+        }
+        // Only a royal move, an evasion, or a move on a line through the royal piece that
+        // holds a piece attacking through other squares can expose it.
         let safe = !in_check
             && !kind.royal()
             && lines & (1u128 << from) == 0

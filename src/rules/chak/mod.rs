@@ -15,11 +15,13 @@
 mod board;
 mod notation;
 
-use std::hash::{DefaultHasher, Hash, Hasher};
+pub use board::Kind;
+
+use std::hash::Hash;
 
 use board::{
-    ALTAR, Board, Kind, MoveList, RawMove, SQUARES, attacked, code, color_of, file_of, generate,
-    rank_of,
+    ALTAR, Board, MoveList, RawMove, SQUARES, Wanted, ZOBRIST, ZOBRIST_GREEN, attacked, code,
+    color_of, file_of, generate, rank_of,
 };
 
 use super::square::Coord;
@@ -67,6 +69,8 @@ pub struct Chak {
     halfmove: u32,
     /// Starts at 1 and goes up after each Green move.
     fullmove: u32,
+    /// The Zobrist hash of the board and the side to move, kept up to date by each move.
+    hash: u64,
 }
 
 /// Plies without capture or promotion after which a draw may be claimed (K7).
@@ -87,15 +91,21 @@ impl Chak {
         usize::from(self.royal[color.index()])
     }
 
-    fn generate(&self, list: &mut MoveList) {
+    fn generate(&self, wanted: Wanted, list: &mut MoveList) {
         if !self.altar_lost() {
-            generate(&self.board, self.turn, self.royal_square(self.turn), list);
+            generate(
+                &self.board,
+                self.turn,
+                self.royal_square(self.turn),
+                wanted,
+                list,
+            );
         }
     }
 
     fn perft_fast(&self, depth: u32) -> u64 {
         let mut list = MoveList::new();
-        self.generate(&mut list);
+        self.generate(Wanted::All, &mut list);
         if depth <= 1 {
             return list.len() as u64;
         }
@@ -116,7 +126,12 @@ impl Chak {
         };
         let capture = self.board[to] != 0;
         let mut next = self.clone();
-        next.board[to] = code(kind_after, us);
+        let moved = code(kind_after, us);
+        next.hash ^= ZOBRIST[from][usize::from(self.board[from])]
+            ^ ZOBRIST[to][usize::from(self.board[to])]
+            ^ ZOBRIST[to][usize::from(moved)]
+            ^ ZOBRIST_GREEN;
+        next.board[to] = moved;
         next.board[from] = 0;
         if kind.royal() {
             next.royal[us.index()] = mv.to;
@@ -141,8 +156,32 @@ impl Chak {
 
     fn legal_raw(&self) -> Vec<RawMove> {
         let mut list = MoveList::new();
-        self.generate(&mut list);
+        self.generate(Wanted::All, &mut list);
         list.as_slice().to_vec()
+    }
+
+    /// The legal moves that capture, promote, or take the divine king onto the enemy altar
+    /// (which wins at once): what an engine looks at past its horizon.
+    #[must_use]
+    pub fn noisy_moves(&self) -> Vec<ChakMove> {
+        let mut list = MoveList::new();
+        self.generate(Wanted::Noisy, &mut list);
+        list.as_slice().iter().copied().map(ChakMove).collect()
+    }
+
+    /// Whether `mv` takes the divine king onto the enemy altar, which wins at once (K4).
+    #[must_use]
+    pub fn reaches_altar(&self, mv: ChakMove) -> bool {
+        usize::from(mv.0.to) == ALTAR[self.turn.other().index()]
+            && self.piece_at(usize::from(mv.0.from)) == Some((Kind::Divine, self.turn))
+    }
+
+    /// The win by altar mate, if the enemy divine king stands on the side to move's altar:
+    /// the one end of Chak that is known without generating moves.
+    #[must_use]
+    pub fn altar_outcome(&self) -> Option<Outcome> {
+        self.altar_lost()
+            .then(|| Outcome::win(self.turn.other(), EndReason::Altar))
     }
 
     /// `mv` in Fairy-Stockfish's SAN (`Pe4`, `Vd8`, `Pe5=W`), the notation pychess.org reads
@@ -175,10 +214,7 @@ impl Chak {
     /// tables: the same for equal [`Position::repetition_key`]s.
     #[must_use]
     pub fn repetition_hash(&self) -> u64 {
-        let mut hasher = DefaultHasher::new();
-        self.board.hash(&mut hasher);
-        self.turn.hash(&mut hasher);
-        hasher.finish()
+        self.hash
     }
 
     /// Every piece on the board: its square, side and upper-case letter. Cheaper than
@@ -190,6 +226,16 @@ impl Chak {
         })
     }
 
+    /// Every piece on the board as its square's index (`rank * 9 + file`, a1 = 0), side and
+    /// kind: the cheapest full read of the board, for engines' evaluations.
+    pub fn squares(&self) -> impl Iterator<Item = (usize, Color, Kind)> + '_ {
+        self.board
+            .iter()
+            .enumerate()
+            .filter(|&(_, &p)| p != 0)
+            .map(|(sq, &p)| (sq, color_of(p), Kind::of(p)))
+    }
+
     /// The same board with the other side to move: no legal move, but what an engine's
     /// null-move pruning asks about ("what if I could pass?"). Only sound when the side to move
     /// is not in check.
@@ -197,6 +243,7 @@ impl Chak {
     pub fn passed(&self) -> Chak {
         Chak {
             turn: self.turn.other(),
+            hash: self.hash ^ ZOBRIST_GREEN,
             ..self.clone()
         }
     }
@@ -276,11 +323,11 @@ impl Position for Chak {
 
     fn outcome(&self) -> Option<Outcome> {
         let them = self.turn.other();
-        if self.altar_lost() {
-            return Some(Outcome::win(them, EndReason::Altar));
+        if let Some(outcome) = self.altar_outcome() {
+            return Some(outcome);
         }
         let mut list = MoveList::new();
-        self.generate(&mut list);
+        self.generate(Wanted::All, &mut list);
         if list.len() > 0 {
             return None;
         }

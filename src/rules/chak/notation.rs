@@ -4,6 +4,7 @@
 use super::Chak;
 use super::board::{
     Board, Kind, RawMove, SIZE, SQUARES, attacked, code, color_of, file_of, rank_of, river_allows,
+    zobrist,
 };
 use crate::rules::square;
 use crate::rules::{Color, MoveError, Position, PositionError};
@@ -64,6 +65,7 @@ pub fn parse_fen(text: &str) -> Result<Chak, PositionError> {
         royal,
         halfmove,
         fullmove,
+        hash: zobrist(&board, turn),
     };
     let waiting = turn.other();
     if attacked(&board, usize::from(royal[waiting.index()]), turn) {
