@@ -645,7 +645,7 @@ mod tests {
         let blunder = &report.moves[4];
         assert_eq!(blunder.played, "Rf9-g9");
         assert_eq!(blunder.judgement, Some(Judgement::Blunder));
-        assert_eq!(blunder.better.as_deref(), Some("Rc4-c11"));
+        assert_eq!(blunder.better.as_deref(), Some("Re3-l3"));
         assert!(blunder.after.cp < -300, "{:?}", blunder.after);
         // Taking the rook is the engine's own move, never judged.
         assert_eq!(report.moves[5].judgement, None);

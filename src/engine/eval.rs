@@ -12,14 +12,16 @@
 //! fast key for the transposition table and repetitions.
 
 use crate::rules::chad::{Chad, ChadMove};
-use crate::rules::chak::{Chak, ChakMove};
+use crate::rules::chak::{Chak, ChakMove, Kind as ChakKind};
 use crate::rules::chesscala::Chesscala;
 use crate::rules::shakti::Shakti;
 use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::LazyLock;
 
+use super::table::move_id;
 use crate::rules::chesscala::Turn;
 use crate::rules::shakti::ShaktiMove;
-use crate::rules::{BoardView, Cell, Color, Position};
+use crate::rules::{BoardView, Cell, Color, Coord, Outcome, Position};
 
 /// A position the engine can judge without searching.
 pub trait Evaluate: Position {
@@ -30,6 +32,29 @@ pub trait Evaluate: Position {
     /// moves are searched past the nominal depth (quiescence).
     fn gain(&self, _mv: &Self::Move) -> Option<i32> {
         None
+    }
+
+    /// How the game has ended, where that is known without generating the moves; the search
+    /// asks this before it prunes, and takes a position without legal moves as ended too.
+    /// The whole [`Position::outcome`] unless a game knows a cheaper answer.
+    fn quick_outcome(&self) -> Option<Outcome> {
+        self.outcome()
+    }
+
+    /// The legal moves the quiescence search plays, each with its [`Evaluate::gain`]. The
+    /// legal moves with a gain unless a game generates them more cheaply.
+    fn noisy_moves(&self) -> Vec<(Self::Move, i32)> {
+        self.legal_moves()
+            .into_iter()
+            .filter_map(|mv| self.gain(&mv).map(|gain| (mv, gain)))
+            .collect()
+    }
+
+    /// A stable, non-zero id of `mv` among this game's moves, for the table, the killer moves
+    /// and the history (which keep ids, not a game's move type). By default a hash
+    /// ([`move_id`]); a game whose moves fit a small number numbers them.
+    fn move_id(mv: &Self::Move) -> u32 {
+        move_id(mv)
     }
 
     /// The position with the other side to move, for null-move pruning; `None` where passing
@@ -97,6 +122,31 @@ fn check_penalty<P: Position>(pos: &P, penalty: i32) -> i32 {
     if pos.in_check() { -penalty } else { 0 }
 }
 
+/// A Chak piece's value on each square (`rank * 9 + file`), for a White piece, by kind: its
+/// material, pawns nearing the river, the divine king nearing the enemy altar (e8 for
+/// White), and the pieces that stand in the centre reaching more of the board.
+static CHAK_SQUARE_VALUES: LazyLock<[[i32; 81]; 16]> = LazyLock::new(|| {
+    let mut table = [[0; 81]; 16];
+    for kind in ChakKind::ALL {
+        let letter = kind.letter();
+        for (sq, value) in table[kind as usize].iter_mut().enumerate() {
+            let (file, rank) = ((sq % 9) as u8, (sq / 9) as u8);
+            *value = match letter {
+                'P' => 100 + 12 * advance(rank, Color::White, 9).min(4),
+                'D' => 350 + 30 * (8 - distance((file, rank), (4, 7))),
+                'V' | 'S' | 'J' | 'W' => {
+                    chak_value(letter) + 4 * (4 - distance((file, rank), (4, 4)))
+                }
+                _ => chak_value(letter),
+            };
+        }
+    }
+    table
+});
+
+/// What taking the divine king onto the enemy altar wins in the move order: the game.
+const ALTAR_MATE: i32 = 100_000;
+
 /// The material value of a Chak piece by its letter.
 fn chak_value(letter: char) -> i32 {
     match letter {
@@ -116,31 +166,45 @@ fn chak_value(letter: char) -> i32 {
 impl Evaluate for Chak {
     fn evaluate(&self) -> i32 {
         let us = self.turn();
+        let values = &*CHAK_SQUARE_VALUES;
         let mut score = 0;
-        for (square, color, letter) in self.pieces() {
-            let (file, rank) = (square.file, square.rank);
-            // The enemy altar: e8 for White, e2 for Green.
-            let altar = (4, if color == Color::White { 7 } else { 1 });
-            let value = match letter {
-                'P' => 100 + 12 * advance(rank, color, 9).min(4),
-                'D' => 350 + 30 * (8 - distance((file, rank), altar)),
-                // Pieces that stand in the centre reach more of the board.
-                'V' | 'S' | 'J' | 'W' => {
-                    chak_value(letter) + 4 * (4 - distance((file, rank), (4, 4)))
-                }
-                _ => chak_value(letter),
+        for (sq, color, kind) in self.squares() {
+            // The table is from White's side: Green's pieces read it with the ranks turned.
+            let seen = match color {
+                Color::White => sq,
+                Color::Black => (8 - sq / 9) * 9 + sq % 9,
             };
-            score += sign(color, us) * value;
+            score += sign(color, us) * values[kind as usize][seen];
         }
         score + check_penalty(self, 40)
     }
 
     fn gain(&self, mv: &ChakMove) -> Option<i32> {
+        if self.reaches_altar(*mv) {
+            return Some(ALTAR_MATE);
+        }
         let captured = self.captured(*mv).map(chak_value);
         match (captured, mv.promotes()) {
             (None, false) => None,
             (captured, promotes) => Some(captured.unwrap_or(0) + if promotes { 150 } else { 0 }),
         }
+    }
+
+    fn quick_outcome(&self) -> Option<Outcome> {
+        self.altar_outcome()
+    }
+
+    fn noisy_moves(&self) -> Vec<(ChakMove, i32)> {
+        Chak::noisy_moves(self)
+            .into_iter()
+            .map(|mv| (mv, self.gain(&mv).unwrap_or(0)))
+            .collect()
+    }
+
+    fn move_id(mv: &ChakMove) -> u32 {
+        // From and to say which move it is: promotion is never a choice in Chak.
+        let square = |coord: Coord| u32::from(coord.rank) * 9 + u32::from(coord.file);
+        1 + square(mv.from()) * 81 + square(mv.to())
     }
 
     fn null_move(&self) -> Option<Chak> {

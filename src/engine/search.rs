@@ -5,10 +5,17 @@
 //! - Inside the tree: principal-variation search (null windows after the first move, re-searched
 //!   when they beat alpha), a transposition table ([`Table`]), checks extended by a ply,
 //!   reverse futility and null-move pruning where the game allows a pass as an estimate
-//!   ([`Evaluate::null_move`]), late-move reductions for quiet moves, and a quiescence search
-//!   of captures and promotions ([`Evaluate::gain`]) at the horizon.
+//!   ([`Evaluate::null_move`]); near the horizon, late quiet moves and quiet moves that cannot
+//!   lift a position far below alpha are skipped unless they give check; late quiet moves are
+//!   searched shallower (logarithmic late-move reductions) and again at full depth if they
+//!   beat alpha; at the horizon a quiescence search of captures and promotions
+//!   ([`Evaluate::noisy_moves`]), or of every evasion when in check.
 //! - Move order: the table's move, then captures and promotions by what they win, the two killer
-//!   moves of the ply, then quiet moves by their history.
+//!   moves of the ply, then quiet moves by their history (raised for a quiet move that cuts
+//!   off, lowered for the quiet moves tried before it).
+//! - Ends: a game's cheap end ([`Evaluate::quick_outcome`], Chak's altar) is asked at every
+//!   node; any other end shows as a position without legal moves, so the moves are generated
+//!   once per node.
 //! - The budget (depth, nodes, time, a stop flag) is checked inside the search; only completed
 //!   iterations count (or, when the first one did not complete, the best root move so far).
 //!
@@ -21,8 +28,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::eval::Evaluate;
-use super::table::{Bound, Entry, Table, move_id};
+use super::table::{Bound, Entry, Table};
 use super::{Limits, MATE};
+use crate::rules::Outcome;
 
 /// Scores beyond this are mates.
 pub(super) const MATE_BOUND: i32 = MATE - 1_000;
@@ -32,11 +40,26 @@ const CHECK_EVERY: u64 = 512;
 /// The deepest ply the search goes to, quiescence included.
 const MAX_PLY: usize = 96;
 /// Slots of the history table per side.
-const HISTORY: usize = 4096;
+const HISTORY: usize = 8192;
 /// The first aspiration window's half width.
 const ASPIRATION: i32 = 40;
 /// Quiet moves that need not be searched at full depth: after this many moves, reduced.
 const LMR_AFTER: usize = 3;
+/// The bound of a history score either way.
+const HISTORY_MAX: i32 = 1 << 20;
+/// The deepest remaining depth at which late quiet moves are pruned.
+const PRUNE_DEPTH: i32 = 3;
+/// Futility: how far below alpha, per ply of remaining depth, a position's static value
+/// leaves a quiet move no hope of reaching it.
+const FUTILITY_MARGIN: i32 = 110;
+
+/// How many plies a late quiet move is reduced by: more the deeper the search and the later
+/// the move (the usual logarithmic formula).
+fn reduction(depth: i32, index: usize) -> i32 {
+    let depth = f64::from(depth.max(1));
+    let index = index.max(1) as f64;
+    (0.75 + depth.ln() * index.ln() / 2.25) as i32
+}
 
 /// One completed iteration, as reported while searching.
 #[derive(Debug, Clone)]
@@ -92,20 +115,21 @@ struct Searcher<'a, P: Evaluate> {
     _game: std::marker::PhantomData<P>,
 }
 
-/// The value of a position that ended, or `None` while it goes on.
-fn terminal<P: Evaluate>(pos: &P, ply: usize) -> Option<i32> {
-    let outcome = pos.outcome()?;
+/// The value of an ended game for the side to move at `ply`.
+fn ended<P: Evaluate>(pos: &P, outcome: &Outcome, ply: usize) -> i32 {
     let mate = MATE - ply as i32;
-    Some(match outcome.winner {
+    match outcome.winner {
         None => 0,
         Some(winner) if winner == pos.turn() => mate,
         Some(_) => -mate,
-    })
+    }
 }
 
-/// The static value of a position: its end if it ended, else the evaluation.
+/// The static value of a position: its end if it ended, else the evaluation (also what a
+/// position without legal moves is worth: it has always ended).
 fn leaf<P: Evaluate>(pos: &P, ply: usize) -> i32 {
-    terminal(pos, ply).unwrap_or_else(|| pos.evaluate())
+    pos.outcome()
+        .map_or_else(|| pos.evaluate(), |outcome| ended(pos, &outcome, ply))
 }
 
 impl<P: Evaluate> Searcher<'_, P> {
@@ -125,14 +149,14 @@ impl<P: Evaluate> Searcher<'_, P> {
     }
 
     /// Counts a visited node: its score when the search need look no further (the budget ran
-    /// out, or the game ended there).
+    /// out, or the game is known to have ended there without generating moves).
     fn enter(&mut self, pos: &P, ply: usize) -> Option<i32> {
         self.nodes += 1;
         if self.out_of_budget() {
             return Some(0);
         }
         self.seldepth = self.seldepth.max(ply);
-        terminal(pos, ply)
+        pos.quick_outcome().map(|outcome| ended(pos, &outcome, ply))
     }
 
     fn history_slot(turn_index: usize, id: u32) -> usize {
@@ -152,7 +176,7 @@ impl<P: Evaluate> Searcher<'_, P> {
         let mut scored: Vec<(i64, P::Move, u32, Option<i32>)> = moves
             .into_iter()
             .map(|mv| {
-                let id = move_id(&mv);
+                let id = P::move_id(&mv);
                 let gain = pos.gain(&mv);
                 let rank = if id == hint {
                     i64::MAX
@@ -176,14 +200,21 @@ impl<P: Evaluate> Searcher<'_, P> {
             .collect()
     }
 
-    fn remember_quiet_cut(&mut self, side: usize, id: u32, depth: i32, ply: usize) {
+    /// A quiet move cut off the search: it becomes a killer of the ply and gains history,
+    /// and the quiet moves tried before it in vain lose as much.
+    fn remember_quiet_cut(&mut self, side: usize, id: u32, tried: &[u32], depth: i32, ply: usize) {
         let killers = &mut self.killers[ply];
         if killers[0] != id {
             killers[1] = killers[0];
             killers[0] = id;
         }
+        let bonus = depth * depth;
         let slot = &mut self.history[Self::history_slot(side, id)];
-        *slot = (*slot + depth * depth).min(1 << 20);
+        *slot = (*slot + bonus).min(HISTORY_MAX);
+        for &other in tried {
+            let slot = &mut self.history[Self::history_slot(side, other)];
+            *slot = (*slot - bonus).max(-HISTORY_MAX);
+        }
     }
 
     #[allow(clippy::too_many_lines)]
@@ -232,8 +263,11 @@ impl<P: Evaluate> Searcher<'_, P> {
         let hint = entry.map_or(0, |entry| entry.best);
         let in_check = pos.in_check();
         let depth = if in_check { depth + 1 } else { depth };
-        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
-            let eval = pos.evaluate();
+        // The static value, where pruning may use it.
+        let eval = (!pv_node && !in_check).then(|| pos.evaluate());
+        if let Some(eval) = eval
+            && beta.abs() < MATE_BOUND
+        {
             // Far above beta near the horizon: one quiet move will not undo that.
             if depth <= 3 && eval - 120 * depth >= beta {
                 return eval;
@@ -265,7 +299,7 @@ impl<P: Evaluate> Searcher<'_, P> {
         }
         let moves = pos.legal_moves();
         if moves.is_empty() {
-            return pos.evaluate();
+            return leaf(pos, ply);
         }
         let moves = self.order(pos, moves, hint, ply);
         let side = pos.turn().index();
@@ -273,15 +307,30 @@ impl<P: Evaluate> Searcher<'_, P> {
         let mut alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_id = 0;
+        // The quiet moves searched so far, which lose history if a later quiet move cuts off.
+        let mut quiets: Vec<u32> = Vec::new();
         self.path.push(key);
         for (index, (mv, id, gain)) in moves.into_iter().enumerate() {
             let child = pos.play(&mv);
             let quiet = gain.is_none() && !self.killers[ply].contains(&id);
+            // Near the horizon, far from the principal variation, with a line that holds
+            // already: late quiet moves, and quiet moves that cannot lift a position far below
+            // alpha, are not searched unless they give check.
+            if let Some(eval) = eval
+                && quiet
+                && depth <= PRUNE_DEPTH
+                && best_score > -MATE_BOUND
+                && (index >= 3 + (depth * depth) as usize
+                    || eval + FUTILITY_MARGIN * depth <= alpha)
+                && !child.in_check()
+            {
+                continue;
+            }
             let score = if index == 0 {
                 -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true)
             } else {
                 let reduction = if depth >= 3 && index >= LMR_AFTER && quiet && !in_check {
-                    (1 + i32::from(depth >= 6) + i32::from(index >= 12)).min(depth - 2)
+                    reduction(depth, index).clamp(0, depth - 2)
                 } else {
                     0
                 };
@@ -312,9 +361,12 @@ impl<P: Evaluate> Searcher<'_, P> {
             alpha = alpha.max(score);
             if alpha >= beta {
                 if gain.is_none() {
-                    self.remember_quiet_cut(side, id, depth, ply);
+                    self.remember_quiet_cut(side, id, &quiets, depth, ply);
                 }
                 break;
+            }
+            if gain.is_none() {
+                quiets.push(id);
             }
         }
         self.path.pop();
@@ -335,27 +387,42 @@ impl<P: Evaluate> Searcher<'_, P> {
         best_score
     }
 
-    /// Captures and promotions only, until the position is quiet: the side to move may also
-    /// stand on the static value.
+    /// Captures and promotions only ([`Evaluate::noisy_moves`]), until the position is quiet:
+    /// the side to move may also stand on the static value. In check it may not: every
+    /// evasion is searched, and none means the game ended.
     fn quiesce(&mut self, pos: &P, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         if let Some(score) = self.enter(pos, ply) {
             return score;
         }
-        let stand = pos.evaluate();
-        if stand >= beta || ply >= MAX_PLY {
-            return stand;
+        if ply >= MAX_PLY {
+            return pos.evaluate();
         }
-        alpha = alpha.max(stand);
-        let mut noisy: Vec<(i32, P::Move)> = pos
-            .legal_moves()
-            .into_iter()
-            .filter_map(|mv| pos.gain(&mv).map(|gain| (gain, mv)))
-            .collect();
-        noisy.sort_by_key(|&(gain, _)| std::cmp::Reverse(gain));
-        let mut best = stand;
-        for (gain, mv) in noisy {
+        // The static value the side to move may stand on: none in check.
+        let stand = (!pos.in_check()).then(|| pos.evaluate());
+        let mut moves: Vec<(i32, P::Move)> = match stand {
+            Some(stand) if stand >= beta => return stand,
+            Some(_) => pos
+                .noisy_moves()
+                .into_iter()
+                .map(|(mv, gain)| (gain, mv))
+                .collect(),
+            None => {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    return leaf(pos, ply);
+                }
+                moves
+                    .into_iter()
+                    .map(|mv| (pos.gain(&mv).unwrap_or(0), mv))
+                    .collect()
+            }
+        };
+        let mut best = stand.unwrap_or(-INFINITY);
+        alpha = alpha.max(best);
+        moves.sort_by_key(|&(gain, _)| std::cmp::Reverse(gain));
+        for (gain, mv) in moves {
             // Even winning this much for nothing would not reach alpha.
-            if stand + gain + 200 <= alpha {
+            if stand.is_some_and(|stand| stand + gain + 200 <= alpha) {
                 continue;
             }
             let score = -self.quiesce(&pos.play(&mv), -beta, -alpha, ply + 1);
@@ -420,7 +487,7 @@ impl<P: Evaluate> Searcher<'_, P> {
             let Some(mv) = current
                 .legal_moves()
                 .into_iter()
-                .find(|mv| entry.best != 0 && move_id(mv) == entry.best)
+                .find(|mv| entry.best != 0 && P::move_id(mv) == entry.best)
             else {
                 break;
             };

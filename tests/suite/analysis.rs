@@ -111,7 +111,7 @@ backends! {
         let blunder = &report.moves[4];
         assert_eq!(blunder.played, "Rf9-g9");
         assert_eq!(blunder.judgement, Some(Judgement::Blunder));
-        assert_eq!(blunder.better.as_deref(), Some("Rc4-c11"));
+        assert_eq!(blunder.better.as_deref(), Some("Re3-l3"));
         assert_eq!(report.side(Color::White).blunders, 1);
         assert_eq!(report.side(Color::Black).blunders, 0);
         // The message: per player, the judged move with the better one, and the graph.
@@ -123,7 +123,7 @@ backends! {
             "{text}"
         );
         assert!(text.contains("bob (Black): 0 blunders"), "{text}");
-        assert!(text.contains("3. Rf9-g9?? (better: Rc4-c11)"), "{text}");
+        assert!(text.contains("3. Rf9-g9?? (better: Re3-l3)"), "{text}");
         let picture = reply.picture.as_ref().expect("the graph");
         let graph = image::load_from_memory(&picture.data).expect("the graph decodes");
         assert_eq!(
@@ -136,12 +136,12 @@ backends! {
         // The record now carries the marks and the evaluations.
         let record = texts(&say(&service, "bob", &format!("export #{id}")).await);
         assert!(record.contains("3. Rf9-g9??"), "{record}");
-        assert!(record.contains("Blunder. Rc4-c11 was best."), "{record}");
+        assert!(record.contains("Blunder. Re3-l3 was best."), "{record}");
         assert!(record.contains("[%eval "), "{record}");
         assert!(record.contains("[Annotator \"Pigeon, 30000 nodes per position\"]"), "{record}");
         // `analyse` (or `analyze`) on an analysed game shows it again, the same.
         let again = say(&service, "bob", &format!("analyze #{id}")).await;
-        assert!(texts(&again).contains("3. Rf9-g9?? (better: Rc4-c11)"));
+        assert!(texts(&again).contains("3. Rf9-g9?? (better: Re3-l3)"));
         assert!(again[0].picture.is_some());
         assert_eq!(service.analyse_next().await.expect("analyses"), None);
     }

@@ -230,8 +230,8 @@ backends! {
         assert!(html.contains("<th scope=\"row\">alice (White)</th><td>"), "{html}");
         assert!(html.contains("1 <span class=\"words\">blunders</span>"), "{html}");
         assert!(html.contains("%</td>"), "{html}");
-        assert!(html.contains("<span class=\"mark blunder\" title=\"Blunder (??); better: Rc4-c11\" aria-label=\"Blunder (??); better: Rc4-c11\">??</span>"), "{html}");
-        assert!(html.contains("3. Rf9-g9??</a> blunder, better was Rc4-c11</li>"), "{html}");
+        assert!(html.contains("<span class=\"mark blunder\" title=\"Blunder (??); better: Re3-l3\" aria-label=\"Blunder (??); better: Re3-l3\">??</span>"), "{html}");
+        assert!(html.contains("3. Rf9-g9??</a> blunder, better was Re3-l3</li>"), "{html}");
         let graph = get(&format!("{page}/analysis.png")).await;
         assert_eq!(graph.status(), 200);
         assert_eq!(header(&graph, "content-type"), "image/png");
