@@ -292,6 +292,9 @@ fn every_level_answers_in_every_game() {
     }
 }
 
+/// How many openings `print_balanced_openings` finds for each game.
+const OPENINGS: usize = 64;
+
 /// Prints candidate openings for `assets/openings/<game>.txt`: random sequences of four plies
 /// (two in Chesscala, whose turns are long) after which a short search finds neither side
 /// better by more than 60 points, as UCI words.
@@ -303,7 +306,7 @@ fn print_balanced_openings() {
         let mut rng = fastrand::Rng::with_seed(2026);
         let mut found: Vec<Vec<String>> = Vec::new();
         let mut tries = 0;
-        while found.len() < 16 && tries < 2_000 {
+        while found.len() < OPENINGS && tries < 20_000 {
             tries += 1;
             let mut record = Record::new(VariantPosition::start(variant));
             while record.moves().len() < plies && record.outcome().is_none() {
