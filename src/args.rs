@@ -193,8 +193,8 @@ pub(crate) enum Command {
         /// Draw games still running after this many plies.
         #[arg(long)]
         max_plies: Option<usize>,
-        /// Stop at the verdict of an SPRT of H0 "elo0" against H1 "elo1", such as 0,10.
-        #[arg(long, value_name = "ELO0,ELO1")]
+        /// Stop at the verdict of an SPRT of H0 "elo0" against H1 "elo1", such as 0,10 or -5,5.
+        #[arg(long, value_name = "ELO0,ELO1", allow_hyphen_values = true)]
         sprt: Option<String>,
         /// Write the games to this file as game records.
         #[arg(long, value_name = "FILE")]

@@ -28,15 +28,15 @@ pub trait Evaluate: Position {
     /// The position's value for the side to move (positive: better for the side to move).
     fn evaluate(&self) -> i32;
 
-    /// What `mv` wins at once (a capture, a promotion), or `None` for a quiet move. Only such
-    /// moves are searched past the nominal depth (quiescence).
+    /// What `mv` wins at once (a capture, a promotion), or `None` for a quiet move: the move
+    /// order's first measure, and the quiescence search's ([`Evaluate::noisy_moves`]).
     fn gain(&self, _mv: &Self::Move) -> Option<i32> {
         None
     }
 
-    /// How the game has ended, where that is known without generating the moves; the search
-    /// asks this before it prunes, and takes a position without legal moves as ended too.
-    /// The whole [`Position::outcome`] unless a game knows a cheaper answer.
+    /// How the game has ended, asked at every node before anything is pruned or stood on
+    /// (a position without legal moves in the full search is also taken as ended). The
+    /// whole [`Position::outcome`] unless a game knows a cheaper answer that misses no end.
     fn quick_outcome(&self) -> Option<Outcome> {
         self.outcome()
     }
@@ -144,6 +144,19 @@ static CHAK_SQUARE_VALUES: LazyLock<[[i32; 81]; 16]> = LazyLock::new(|| {
     table
 });
 
+/// Whether the side to move has nothing but its king, pawns and offering: the side that gets
+/// squeezed in Chak, where a side that cannot move loses (so no passing for it).
+fn chak_squeezable(pos: &Chak) -> bool {
+    let us = pos.turn();
+    !pos.squares().any(|(_, color, kind)| {
+        color == us
+            && !matches!(
+                kind,
+                ChakKind::King | ChakKind::Divine | ChakKind::Pawn | ChakKind::Offering
+            )
+    })
+}
+
 /// What taking the divine king onto the enemy altar wins in the move order: the game.
 const ALTAR_MATE: i32 = 100_000;
 
@@ -191,6 +204,8 @@ impl Evaluate for Chak {
     }
 
     fn quick_outcome(&self) -> Option<Outcome> {
+        // The altar is read off the board. A side that cannot move has lost too, but that
+        // is seen only where the search generates the moves (the search's module doc).
         self.altar_outcome()
     }
 
@@ -208,12 +223,7 @@ impl Evaluate for Chak {
     }
 
     fn null_move(&self) -> Option<Chak> {
-        // A side with nothing but its king, pawns and offering is the one that gets squeezed
-        // (a side that cannot move loses in Chak): no passing for it.
-        let us = self.turn();
-        self.pieces()
-            .any(|(_, color, letter)| color == us && !matches!(letter, 'K' | 'D' | 'P' | 'O'))
-            .then(|| self.passed())
+        (!chak_squeezable(self)).then(|| self.passed())
     }
 
     fn key(&self) -> u64 {

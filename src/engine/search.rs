@@ -13,9 +13,11 @@
 //! - Move order: the table's move, then captures and promotions by what they win, the two killer
 //!   moves of the ply, then quiet moves by their history (raised for a quiet move that cuts
 //!   off, lowered for the quiet moves tried before it).
-//! - Ends: a game's cheap end ([`Evaluate::quick_outcome`], Chak's altar) is asked at every
-//!   node; any other end shows as a position without legal moves, so the moves are generated
-//!   once per node.
+//! - Ends: [`Evaluate::quick_outcome`] is asked at every node, before anything is pruned or
+//!   stood on; in the full search a position without legal moves is scored by its end too.
+//!   Chak's is its altar alone, so a Chak node generates its moves once; a Chak side that
+//!   cannot move (and so has lost) is seen only where its moves are generated, not by a
+//!   pruning decision or a quiescence stand-pat. Other games' ends are their whole `outcome`.
 //! - The budget (depth, nodes, time, a stop flag) is checked inside the search; only completed
 //!   iterations count (or, when the first one did not complete, the best root move so far).
 //!

@@ -18,7 +18,7 @@ pub(super) enum Bound {
 pub(super) struct Entry {
     pub key: u64,
     pub score: i32,
-    /// The best move's id ([`move_id`]); 0 for none.
+    /// The best move's id ([`Evaluate::move_id`](super::eval::Evaluate::move_id)); 0 for none.
     pub best: u32,
     pub depth: u8,
     pub bound: Bound,

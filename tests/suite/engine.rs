@@ -297,14 +297,15 @@ const OPENINGS: usize = 64;
 
 /// Prints candidate openings for `assets/openings/<game>.txt`: random sequences of four plies
 /// (two in Chesscala, whose turns are long) after which a short search finds neither side
-/// better by more than 60 points, as UCI words.
+/// better by more than 60 points, each reaching a position no other one reaches, as UCI words.
 #[test]
 #[ignore = "prints openings for the match runner; run in release"]
 fn print_balanced_openings() {
     for variant in Variant::ALL {
         let plies = if variant == Variant::Chesscala { 2 } else { 4 };
         let mut rng = fastrand::Rng::with_seed(2026);
-        let mut found: Vec<Vec<String>> = Vec::new();
+        // The positions the openings reach: two orders of the same moves are one opening.
+        let mut found: Vec<String> = Vec::new();
         let mut tries = 0;
         while found.len() < OPENINGS && tries < 20_000 {
             tries += 1;
@@ -328,9 +329,10 @@ fn print_balanced_openings() {
                 .iter()
                 .map(|m| pigeon::uci::wire(&m.text))
                 .collect();
-            if choice.score.abs() <= 60 && !found.contains(&words) {
+            let reached = record.position().to_text();
+            if choice.score.abs() <= 60 && !found.contains(&reached) {
                 println!("{variant} {} # {}", words.join(" "), choice.score);
-                found.push(words);
+                found.push(reached);
             }
         }
     }

@@ -267,8 +267,9 @@ fn a_short_match_between_two_levels_reports_and_records() {
             "300",
             "--max-plies",
             "60",
+            // A lower bound below zero reads as a value, not as another option.
             "--sprt",
-            "0,50",
+            "-20,50",
             "--records",
         ])
         .arg(&records)
@@ -284,7 +285,7 @@ fn a_short_match_between_two_levels_reports_and_records() {
     assert!(stdout.contains("Game 2 ("), "{stdout}");
     assert!(stdout.contains("Score of Pigeon"), "{stdout}");
     assert!(stdout.contains("Elo difference: "), "{stdout}");
-    assert!(stdout.contains("SPRT: elo0 0, elo1 50: llr "), "{stdout}");
+    assert!(stdout.contains("SPRT: elo0 -20, elo1 50: llr "), "{stdout}");
     let text = std::fs::read_to_string(&records).expect("the records are written");
     let games = replay_records(&text);
     assert_eq!(games.len(), 2);

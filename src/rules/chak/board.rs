@@ -1,7 +1,7 @@
 //! Chak's board: piece codes, precomputed geometry, attack detection and move generation.
 //!
 //! Squares are indices `rank * 9 + file` (a1 = 0, i9 = 80). The board is a mailbox of piece
-//! codes; geometry (rays, knight leaps, lines through a square) is computed at compile time.
+//! codes; geometry (rays, knight leaps) and the Zobrist keys are computed at compile time.
 
 use crate::rules::Color;
 use crate::rules::square::KNIGHT_VECTORS;
@@ -256,7 +256,7 @@ const fn split_mix(state: u64) -> (u64, u64) {
 }
 
 /// Piece codes below this bound (`Kind` in the low four bits, the colour above them).
-pub const CODES: usize = 32;
+const CODES: usize = 32;
 
 const fn make_zobrist() -> ([[u64; CODES]; SQUARES], u64) {
     let mut table = [[0; CODES]; SQUARES];

@@ -217,15 +217,6 @@ impl Chak {
         self.hash
     }
 
-    /// Every piece on the board: its square, side and upper-case letter. Cheaper than
-    /// [`Position::board_view`] for reading the whole board often.
-    pub fn pieces(&self) -> impl Iterator<Item = (Coord, Color, char)> + '_ {
-        (0..SQUARES).filter_map(|sq| {
-            self.piece_at(sq)
-                .map(|(kind, color)| (coord(sq), color, kind.letter()))
-        })
-    }
-
     /// Every piece on the board as its square's index (`rank * 9 + file`, a1 = 0), side and
     /// kind: the cheapest full read of the board, for engines' evaluations.
     pub fn squares(&self) -> impl Iterator<Item = (usize, Color, Kind)> + '_ {
