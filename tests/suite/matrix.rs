@@ -804,14 +804,14 @@ async fn a_slow_answer_in_one_room_holds_up_no_other() {
         .ask(
             &room_a,
             bot_id,
-            &format!("!pigeon challenge {bot_id} chak level 5 white"),
+            &format!("!pigeon challenge {bot_id} chesscala level 5 white"),
         )
         .await;
     assert!(start.body().contains("starts"), "{}", start.body());
 
-    // Once Alice's move is stored, the bot is searching its answer (90,000 positions at
-    // level 5).
-    let moved = alice.say(&room_a, "!pigeon e4").await;
+    // Once Alice's move is stored, the bot is searching its answer: level 5 in Chesscala,
+    // whose hundreds of turns a position make it the bot's slowest answer (up to 1.5 s).
+    let moved = alice.say(&room_a, "!pigeon d2-d4").await;
     let store = bot.store.clone();
     let ply = wait_for("Alice's move to be stored", async || {
         let ply = store.game(1).await.ok()??.ply;
