@@ -122,23 +122,26 @@ fn check_penalty<P: Position>(pos: &P, penalty: i32) -> i32 {
     if pos.in_check() { -penalty } else { 0 }
 }
 
-/// A Chak piece's value on each square (`rank * 9 + file`), for a White piece, by kind: its
-/// material, pawns nearing the river, the divine king nearing the enemy altar (e8 for
-/// White), and the pieces that stand in the centre reaching more of the board.
-static CHAK_SQUARE_VALUES: LazyLock<[[i32; 81]; 16]> = LazyLock::new(|| {
-    let mut table = [[0; 81]; 16];
-    for kind in ChakKind::ALL {
-        let letter = kind.letter();
-        for (sq, value) in table[kind as usize].iter_mut().enumerate() {
-            let (file, rank) = ((sq % 9) as u8, (sq / 9) as u8);
-            *value = match letter {
-                'P' => 100 + 12 * advance(rank, Color::White, 9).min(4),
-                'D' => 350 + 30 * (8 - distance((file, rank), (4, 7))),
-                'V' | 'S' | 'J' | 'W' => {
-                    chak_value(letter) + 4 * (4 - distance((file, rank), (4, 4)))
-                }
-                _ => chak_value(letter),
-            };
+/// A Chak piece's value on each square (`rank * 9 + file`), by side and kind: its material,
+/// pawns nearing the river, the divine king nearing the enemy altar (e8 for White, e2 for
+/// Green), and the pieces that stand in the centre reaching more of the board.
+static CHAK_SQUARE_VALUES: LazyLock<[[[i32; 81]; 16]; 2]> = LazyLock::new(|| {
+    let mut table = [[[0; 81]; 16]; 2];
+    for color in [Color::White, Color::Black] {
+        let altar = (4, if color == Color::White { 7 } else { 1 });
+        for kind in ChakKind::ALL {
+            let letter = kind.letter();
+            for (sq, value) in table[color.index()][kind as usize].iter_mut().enumerate() {
+                let (file, rank) = ((sq % 9) as u8, (sq / 9) as u8);
+                *value = match letter {
+                    'P' => 100 + 12 * advance(rank, color, 9).min(4),
+                    'D' => 350 + 30 * (8 - distance((file, rank), altar)),
+                    'V' | 'S' | 'J' | 'W' => {
+                        chak_value(letter) + 4 * (4 - distance((file, rank), (4, 4)))
+                    }
+                    _ => chak_value(letter),
+                };
+            }
         }
     }
     table
@@ -182,12 +185,7 @@ impl Evaluate for Chak {
         let values = &*CHAK_SQUARE_VALUES;
         let mut score = 0;
         for (sq, color, kind) in self.squares() {
-            // The table is from White's side: Green's pieces read it with the ranks turned.
-            let seen = match color {
-                Color::White => sq,
-                Color::Black => (8 - sq / 9) * 9 + sq % 9,
-            };
-            score += sign(color, us) * values[kind as usize][seen];
+            score += sign(color, us) * values[color.index()][kind as usize][sq];
         }
         score + check_penalty(self, 40)
     }
