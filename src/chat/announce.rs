@@ -7,8 +7,8 @@ use super::{
 };
 use crate::rules::{Color, MoveMarks};
 use crate::service::{
-    ChallengeSummary, Challenged, ColorChoice, DrawAction, DrawDone, GameState, MoveDone, Notice,
-    Place, Service, ServiceError, User, clock, picture_viewer, viewpoint,
+    ChallengeSummary, Challenged, ColorChoice, DrawAction, DrawDone, GameState, Image, MoveDone,
+    Notice, Place, Service, ServiceError, User, clock, picture_viewer, viewpoint,
 };
 use crate::store::SettingsRow;
 
@@ -107,12 +107,17 @@ pub(super) async fn seen_picture(
         None => viewpoint(state, "mover", None),
     };
     let image = service.board_image(state, last, side).await.ok()?;
-    Some(Picture {
+    Some(picture_of(state, image))
+}
+
+/// A board picture of a game's current position as a reply's attachment.
+fn picture_of(state: &GameState, image: Image) -> Picture {
+    Picture {
         name: format!("game-{}-ply-{}.png", state.row.id, state.row.ply),
         data: image.data,
         mime: image.mime,
         size: image.size,
-    })
+    }
 }
 
 /// The chat account of a stored player.
@@ -346,13 +351,18 @@ pub(super) async fn move_replies(service: &Service, done: &MoveDone, means: Mean
             reply = reply.and(note);
         }
     }
-    let last = done
-        .played
-        .first()
-        .map(|played| done.before.move_marks(&played.mv));
-    let reply =
-        reply.with_picture(seen_picture(service, state, last, Some((viewer, &settings))).await);
-    vec![game_actions(reply, state)]
+    let picture = match &done.picture {
+        // Drawn from the same viewpoint while the move was stored.
+        Some(image) => Some(picture_of(state, image.clone())),
+        None => {
+            let last = done
+                .played
+                .first()
+                .map(|played| done.before.move_marks(&played.mv));
+            seen_picture(service, state, last, Some((viewer, &settings))).await
+        }
+    };
+    vec![game_actions(reply.with_picture(picture), state)]
 }
 
 pub(super) async fn board_reply(

@@ -19,8 +19,8 @@ mod typed;
 
 use crate::rules::{Color, MoveError, Variant};
 use crate::service::{
-    LeaveRequest, Place, REPLAY_MOVES, Resigning, Scope, Service, ServiceError, SettingsChange,
-    Terms, User, Verdict, closest, did_you_mean, viewpoint,
+    LeaveRequest, Place, REPLAY_MOVES, ReadMove, Resigning, Scope, Service, ServiceError,
+    SettingsChange, Terms, User, Verdict, closest, did_you_mean, viewpoint,
 };
 use crate::store::SettingsRow;
 
@@ -155,9 +155,9 @@ async fn chatter(service: &Service, incoming: &Incoming, text: &str) -> Vec<Repl
     }
     let command = Command::Move {
         game: read.game,
-        text: read.text,
+        text: read.text.clone(),
     };
-    match execute(service, incoming, &command).await {
+    match play_read(service, incoming, read).await {
         Ok(replies) => replies,
         Err(
             error @ (ServiceError::Move { .. }
@@ -173,17 +173,32 @@ async fn chatter(service: &Service, incoming: &Incoming, text: &str) -> Vec<Repl
     }
 }
 
+/// Plays a chat line read as a move, from the game as it was read, and answers it.
+async fn play_read(
+    service: &Service,
+    incoming: &Incoming,
+    read: ReadMove,
+) -> Result<Vec<Reply>, ServiceError> {
+    let done = service
+        .play_read(&incoming.place, &incoming.user, read)
+        .await?;
+    Ok(move_and_answer(service, &done, incoming.means).await)
+}
+
 /// A message to the bot that is no command: a move, if it can only mean one game. Text that
 /// is no move in any game of the writer's here (`hello pigeon`) is an unknown command, with
 /// the closest commands and legal moves; a move out of turn is told whose turn it is.
 async fn bare_move(service: &Service, incoming: &Incoming, text: &str) -> Vec<Reply> {
     let (place, user) = (&incoming.place, &incoming.user);
     // A move with a short remark after it is read as the move.
-    let command = match service.read_move(place, user, text).await {
-        Ok(Some(read)) => Command::Move {
-            game: read.game,
-            text: read.text,
-        },
+    let (command, read) = match service.read_move(place, user, text).await {
+        Ok(Some(read)) => (
+            Command::Move {
+                game: read.game,
+                text: read.text.clone(),
+            },
+            Some(read),
+        ),
         Ok(None)
             if service
                 .is_move_here(place, user, text)
@@ -191,14 +206,19 @@ async fn bare_move(service: &Service, incoming: &Incoming, text: &str) -> Vec<Re
                 .unwrap_or(false)
                 || move_shaped(text) =>
         {
-            Command::Move {
+            let command = Command::Move {
                 game: None,
                 text: text.to_owned(),
-            }
+            };
+            (command, None)
         }
         _ => return vec![unknown_command(service, incoming, text).await],
     };
-    match execute(service, incoming, &command).await {
+    let played = match read {
+        Some(read) => play_read(service, incoming, read).await,
+        None => execute(service, incoming, &command).await,
+    };
+    match played {
         Ok(replies) => replies,
         Err(ServiceError::Move {
             error: MoveError::Syntax { .. },

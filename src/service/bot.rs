@@ -4,7 +4,8 @@
 use tracing::{info, instrument, warn};
 
 use super::caps::Adding;
-use super::games::{ColorChoice, MoveDone, color_key};
+use super::games::{ColorChoice, color_key};
+use super::moves::MoveDone;
 use super::{DAY, GameState, Place, Service, ServiceError, User};
 use crate::engine::{self, Level};
 use crate::rules::{Color, RuleSet, Variant};

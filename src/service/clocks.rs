@@ -8,7 +8,8 @@
 
 use tracing::{error, info, instrument, warn};
 
-use super::games::{MoveDone, awaits_color, score};
+use super::games::{awaits_color, score};
+use super::moves::MoveDone;
 use super::reminders::{LONGEST_REMINDER, due_reminder, reminder_kind, waiting_player};
 use super::tournaments::{RoundGames, Standings, TournamentInfo};
 use super::{

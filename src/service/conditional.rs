@@ -12,7 +12,7 @@
 
 use tracing::{info, warn};
 
-use super::games::MoveDone;
+use super::moves::MoveDone;
 use super::{GameState, Place, Service, ServiceError, User};
 use crate::rules::{MoveError, Played, Record, VariantPosition};
 use crate::store::{ConditionalRow, PlayerRow, StoreError};

@@ -3,11 +3,11 @@
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 
-use tracing::{info, instrument};
+use tracing::instrument;
 
-use super::{DAY, GameState, GameSummary, Place, Service, ServiceError, User, reason_key};
-use crate::rules::{Color, EndReason, Outcome, Played, Variant, VariantPosition};
-use crate::store::{AppendMoves, GameRow, NewNotice, PlayerRow, SettingsRow, StoreError};
+use super::{GameState, GameSummary, Place, Service, ServiceError, User};
+use crate::rules::{Color, EndReason, Outcome, Variant, VariantPosition};
+use crate::store::{GameRow, PlayerRow, SettingsRow};
 
 /// The colour a challenger asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -77,38 +77,6 @@ pub struct SettingsChange {
     pub viewpoint: Option<String>,
 }
 
-/// A move played: the game after it, and what was played (the move, then any pass the
-/// product played for a player who could not move).
-#[derive(Debug, Clone)]
-pub struct MoveDone {
-    pub state: GameState,
-    /// The position before the player's move, for highlighting it.
-    pub before: VariantPosition,
-    pub played: Vec<Played>,
-}
-
-impl MoveDone {
-    /// The move played at `ply` of a game (with any forced pass after it), as it was announced:
-    /// `None` when the game has no move there.
-    #[must_use]
-    pub fn at(state: GameState, ply: usize) -> Option<MoveDone> {
-        let moves = state.record.moves();
-        if ply >= moves.len() {
-            return None;
-        }
-        let mut before = state.record.start().clone();
-        for played in &moves[..ply] {
-            before = before.play(&played.mv);
-        }
-        let played = moves[ply..].to_vec();
-        Some(MoveDone {
-            state,
-            before,
-            played,
-        })
-    }
-}
-
 /// What a draw request did.
 #[derive(Debug, Clone)]
 pub enum DrawDone {
@@ -137,153 +105,8 @@ impl Service {
             .map_or_else(|| String::from("someone else"), |p| p.display_name))
     }
 
-    /// Plays a move for the user: in the game given, or the one game here awaiting their move.
-    /// A pass the next player is forced to make (Shakti) is played for them in the same step.
-    ///
-    /// # Errors
-    /// Not their turn, not a player, no or several games, the game is over, the move does not
-    /// play, or another move arrived first ([`ServiceError::Changed`]).
-    #[instrument(skip_all, fields(platform = %place.platform, game = ?game))]
-    pub async fn play(
-        &self,
-        place: &Place,
-        user: &User,
-        game: Option<i64>,
-        text: &str,
-    ) -> Result<MoveDone, ServiceError> {
-        let me = self.player(user).await?;
-        let state = self.game_to_move(place, &me, game).await?;
-        let id = state.row.id;
-        let color = state.color_of(me.id).ok_or(ServiceError::NotAPlayer(id))?;
-        if state.turn() != color {
-            let to_move = state.player(state.turn()).display_name.clone();
-            return Err(ServiceError::NotYourTurn { game: id, to_move });
-        }
-        self.apply_move(state, color, me.id, text, false).await
-    }
-
-    /// Plays `text` for `color` (player `mover`) in one transaction guarded by the ply, with
-    /// any forced pass after it, and with a notice of it when `announce` is set (a move the
-    /// clocks played); rates the game if the move ended it.
-    pub(super) async fn apply_move(
-        &self,
-        mut state: GameState,
-        color: Color,
-        mover: i64,
-        text: &str,
-        announce: bool,
-    ) -> Result<MoveDone, ServiceError> {
-        let id = state.row.id;
-        let before = state.record.position().clone();
-        let played = state
-            .record
-            .play(text)
-            .map_err(|error| ServiceError::Move { game: id, error })?
-            .clone();
-        let mut moves = vec![(played.text.clone(), Some(mover))];
-        let mut all = vec![played];
-        while let Some(pass) = state.record.play_forced_pass() {
-            moves.push((pass.text.clone(), None));
-            all.push(pass.clone());
-        }
-        let now = self.now();
-        let outcome = state.record.outcome();
-        let finish = outcome.map(|o| (score(o), reason_key(o.reason)));
-        // The bot has no clock: while it is to move the game has no deadline.
-        let deadline = (outcome.is_none() && state.bot_side() != Some(state.turn()))
-            .then_some(now + state.row.days_per_move * DAY);
-        let position = state.record.position().to_text();
-        let appended = self
-            .store
-            .append_moves(&AppendMoves {
-                game_id: id,
-                expected_ply: state.row.ply,
-                expected_revision: state.row.revision,
-                moves: &moves,
-                position: &position,
-                deadline,
-                finish,
-                mover: color_key(color),
-                now,
-                notice: announce.then(|| NewNotice {
-                    platform: &state.row.platform,
-                    kind: "bot_move",
-                    game_id: Some(id),
-                    challenge_id: None,
-                    ply: Some(state.row.ply),
-                    left: None,
-                    now,
-                }),
-            })
-            .await;
-        match appended {
-            Ok(()) => {}
-            // The deadline passed since the game was read: the write refused the move.
-            Err(StoreError::Conflict) if state.row.deadline.is_some_and(|d| d <= now) => {
-                return Err(self.too_late(id).await);
-            }
-            Err(error) => return Err(error.into()),
-        }
-        info!(
-            game = id,
-            ply = state.row.ply + moves.len() as i64,
-            "move played"
-        );
-        let row = &mut state.row;
-        row.ply += moves.len() as i64;
-        row.position = position;
-        row.deadline = deadline;
-        row.updated_at = now;
-        row.revision += 1;
-        row.takeback_offer = None;
-        if row.draw_offer.as_deref() != Some(color_key(color)) {
-            row.draw_offer = None;
-        }
-        if let Some((result, reason)) = finish {
-            row.status = String::from("finished");
-            row.result = Some(result.to_owned());
-            row.end_reason = Some(reason.to_owned());
-            row.finished_at = Some(now);
-        }
-        if finish.is_some() {
-            if state.row.rated {
-                self.rate_finished(id).await;
-            }
-            self.tournament_game_ended(&state.row);
-        }
-        self.hold_for_leave(&mut state).await;
-        self.publish(&state);
-        Ok(MoveDone {
-            state,
-            before,
-            played: all,
-        })
-    }
-
-    /// The answer to a move its game's deadline refused at the write: the game is ended on
-    /// time as the clocks would and the move answered like any late move (`TimeRanOut`);
-    /// [`ServiceError::OnHold`] for a game set aside for the operator, whose clock does not
-    /// end it; or, when something else changed the game first, [`ServiceError::Changed`].
-    async fn too_late(&self, id: i64) -> ServiceError {
-        let state = match self.load(id).await {
-            Ok(state) if self.settle_rows([&state.row]).await => self.load(id).await,
-            other => other,
-        };
-        match state.map(active) {
-            Ok(Err(late @ ServiceError::TimeRanOut { .. })) => late,
-            Ok(Ok(state))
-                if state.row.attention.is_some()
-                    && state.row.deadline.is_some_and(|d| d <= self.now()) =>
-            {
-                ServiceError::OnHold(id)
-            }
-            Ok(_) => ServiceError::Changed,
-            Err(error) => error,
-        }
-    }
-
     /// The game a move is meant for.
-    async fn game_to_move(
+    pub(super) async fn game_to_move(
         &self,
         place: &Place,
         me: &PlayerRow,
@@ -723,88 +546,5 @@ pub const fn color_key(color: Color) -> &'static str {
     match color {
         Color::White => "white",
         Color::Black => "black",
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use std::sync::Arc;
-
-    use super::*;
-    use crate::service::{ManualClock, Notice, Pending};
-    use crate::store::Store;
-
-    #[tokio::test]
-    async fn a_move_whose_deadline_passes_before_it_is_written_is_answered_as_late() {
-        let dir = tempfile::tempdir().expect("a temporary folder");
-        let store = Store::open(&dir.path().join("late.db"))
-            .await
-            .expect("the database opens");
-        let clock = ManualClock::new(1_767_258_000);
-        let service = Service::new(store, Arc::new(clock.clone()));
-        let place = Place::new("console", "general");
-        let alice = User::new("console", "alice", "alice");
-        let bob = User::new("console", "bob", "bob");
-        service
-            .challenge(
-                &place,
-                &alice,
-                Some(&bob),
-                Variant::Chak,
-                None,
-                ColorChoice::White,
-            )
-            .await
-            .expect("challenged");
-        let id = service
-            .accept(&place, &bob, None)
-            .await
-            .expect("accepted")
-            .row
-            .id;
-        // Alice's move finds her game in time...
-        let me = service.player(&alice).await.expect("alice");
-        let state = service
-            .game_to_move(&place, &me, Some(id))
-            .await
-            .expect("in time");
-        let deadline = state.row.deadline.expect("a deadline");
-        // ...and is written once her deadline came.
-        clock.set(deadline);
-        let late = service
-            .apply_move(state, Color::White, me.id, "e3e4", false)
-            .await
-            .expect_err("too late");
-        assert!(
-            matches!(late, ServiceError::TimeRanOut { game, at, .. } if game == id && at == deadline),
-            "{late:?}"
-        );
-        let state = service.load(id).await.expect("loads");
-        assert_eq!(state.row.ply, 0, "the late move is not played");
-        assert_eq!(
-            (state.row.end_reason.as_deref(), state.row.finished_at),
-            (Some("timeout"), Some(deadline))
-        );
-        // Ended once: one timeout to announce, and nothing at the next tick.
-        let pending = service
-            .tick_platform("console")
-            .await
-            .expect("the clocks run");
-        assert!(
-            matches!(
-                &pending[..],
-                [Pending {
-                    notice: Notice::Timeout { .. },
-                    ..
-                }]
-            ),
-            "{pending:?}"
-        );
-        service.delivered(pending[0].id).await;
-        let again = service
-            .tick_platform("console")
-            .await
-            .expect("the clocks run");
-        assert!(again.is_empty(), "{again:?}");
     }
 }

@@ -98,6 +98,85 @@ fn capitalised(text: &str) -> String {
 /// quick to draw and small enough to post.
 pub const REPLAY_MOVES: usize = 100;
 
+/// What a board picture shows: a position and everything drawn around it. Two equal drawings
+/// make the same picture.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Drawing {
+    position: crate::rules::VariantPosition,
+    options: RenderOptions,
+}
+
+impl Drawing {
+    /// The same board with no deadline in its caption: the clock stands still.
+    pub(super) fn hold_clock(&mut self) {
+        if let Some(caption) = &mut self.options.caption {
+            caption.deadline = None;
+        }
+    }
+}
+
+/// The drawing of `position`, the game's board after `ply` plies: the deadline and the
+/// result belong to its current board only.
+fn board_drawing(
+    state: &GameState,
+    position: crate::rules::VariantPosition,
+    ply: i64,
+    last: Option<MoveMarks>,
+    side: Color,
+) -> Drawing {
+    let current = ply == state.row.ply;
+    let status = with_rules(
+        result_words(state)
+            .filter(|_| current)
+            .or_else(|| render::position_status(&position)),
+        position.rules(),
+    );
+    let to_move = (state.is_active() || !current).then(|| position.turn());
+    let options = RenderOptions {
+        last,
+        side: Some(side),
+        caption: Some(Caption {
+            white: state.white.display_name.clone(),
+            black: state.black.display_name.clone(),
+            move_number: u32::try_from(
+                state
+                    .record
+                    .move_number(usize::try_from(ply).unwrap_or_default()),
+            )
+            .unwrap_or(u32::MAX),
+            to_move,
+            deadline: state
+                .row
+                .deadline
+                .filter(|_| state.is_active() && current)
+                .map(clock::format_utc),
+            status,
+        }),
+        ..RenderOptions::default()
+    };
+    Drawing { position, options }
+}
+
+/// The side a move's picture is seen from: the picture's viewer's (the player to move's)
+/// setting, which was read with the game.
+#[must_use]
+pub fn move_side(state: &GameState) -> Color {
+    let viewer = picture_viewer(state).id;
+    viewpoint(state, &state.settings_of(viewer).viewpoint, Some(viewer))
+}
+
+/// The drawing a move's reply shows: the game's current board, the move's squares marked,
+/// seen from [`move_side`].
+pub(super) fn move_drawing(state: &GameState, last: Option<MoveMarks>) -> Drawing {
+    board_drawing(
+        state,
+        state.record.position().clone(),
+        state.row.ply,
+        last,
+        move_side(state),
+    )
+}
+
 impl Service {
     /// Runs a drawing as heavy work (on the blocking pool, one per core at a time).
     pub(super) async fn image(
@@ -167,36 +246,13 @@ impl Service {
         last: Option<MoveMarks>,
         side: Color,
     ) -> Result<Image, ServiceError> {
-        let current = ply == state.row.ply;
-        let status = with_rules(
-            result_words(state)
-                .filter(|_| current)
-                .or_else(|| render::position_status(&position)),
-            position.rules(),
-        );
-        let to_move = (state.is_active() || !current).then(|| position.turn());
-        let options = RenderOptions {
-            last,
-            side: Some(side),
-            caption: Some(Caption {
-                white: state.white.display_name.clone(),
-                black: state.black.display_name.clone(),
-                move_number: u32::try_from(
-                    state
-                        .record
-                        .move_number(usize::try_from(ply).unwrap_or_default()),
-                )
-                .unwrap_or(u32::MAX),
-                to_move,
-                deadline: state
-                    .row
-                    .deadline
-                    .filter(|_| state.is_active() && current)
-                    .map(clock::format_utc),
-                status,
-            }),
-            ..RenderOptions::default()
-        };
+        self.draw_picture(board_drawing(state, position, ply, last, side))
+            .await
+    }
+
+    /// Draws a board as a PNG.
+    pub(super) async fn draw_picture(&self, drawing: Drawing) -> Result<Image, ServiceError> {
+        let Drawing { position, options } = drawing;
         self.image("image/png", move || {
             render::render_position(&position, &options)
         })

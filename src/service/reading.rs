@@ -2,16 +2,21 @@
 //! much of it is the move (a move may be followed by a short remark or an emoji).
 
 use super::games::awaits;
-use super::{GameState, Place, Service, ServiceError, User, closest};
+use super::{GameState, MoveDone, Place, Service, ServiceError, User, closest};
 use crate::rules::MoveError;
+use crate::store::PlayerRow;
 
 /// A chat line read as a move.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone)]
 pub struct ReadMove {
     /// The game it is for; `None` when it plays in several (the player must say which).
     pub game: Option<i64>,
     /// The move itself, without any remark after it.
     pub text: String,
+    /// The writer and that game as they were read, so that playing the move reads neither
+    /// again ([`Service::play_read`]); the move's write still checks that the game has not
+    /// changed since.
+    read: Option<Box<(PlayerRow, GameState)>>,
 }
 
 /// The text, then the text without its last word, and so on down to its first word.
@@ -51,21 +56,48 @@ impl Service {
             for words in leading_words(text) {
                 let mut record = state.record.clone();
                 match record.play(&words) {
-                    Ok(_) => legal.push((row.id, words)),
+                    Ok(_) => legal.push((state, words)),
                     Err(MoveError::Syntax { .. }) => continue,
-                    Err(_) => meant.push((row.id, words)),
+                    Err(_) => meant.push((state, words)),
                 }
                 break;
             }
         }
+        let one = |(state, text): (GameState, String)| ReadMove {
+            game: Some(state.row.id),
+            text,
+            read: Some(Box::new((me.clone(), state))),
+        };
         Ok(match (legal.len(), legal.pop(), meant.pop()) {
-            (1, Some((game, text)), _) | (0, None, Some((game, text))) => Some(ReadMove {
-                game: Some(game),
+            (1, Some(read), _) | (0, None, Some(read)) => Some(one(read)),
+            (_, Some((_, text)), _) => Some(ReadMove {
+                game: None,
                 text,
+                read: None,
             }),
-            (_, Some((_, text)), _) => Some(ReadMove { game: None, text }),
             _ => None,
         })
+    }
+
+    /// Plays a move read by [`Service::read_move`] in the game it was read in, from the game
+    /// as it was read; as [`Service::play`] (which it is when the line could mean several
+    /// games or the writer's name has changed).
+    ///
+    /// # Errors
+    /// As [`Service::play`].
+    pub async fn play_read(
+        &self,
+        place: &Place,
+        user: &User,
+        read: ReadMove,
+    ) -> Result<MoveDone, ServiceError> {
+        match read.read {
+            Some(known) if known.0.display_name == user.name => {
+                let (me, state) = *known;
+                self.move_in(state, me.id, &read.text).await
+            }
+            _ => self.play(place, user, read.game, &read.text).await,
+        }
     }
 
     /// The active games of a known `user` here, loaded, with whether each awaits their move;

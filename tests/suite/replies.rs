@@ -129,4 +129,44 @@ backends! {
         }
         assert_eq!(reminders, 2, "the 24-hour and the 1-hour reminder");
     }
+
+    #[tokio::test]
+    async fn a_move_is_answered_with_the_board_as_stored_drawn_while_it_was_stored(db: TestDb) {
+        let clock = ManualClock::new(START);
+        let service = open(&db, &clock).await;
+        let here = Place::new("console", "general");
+        let (alice, bob) = (console::user("alice"), console::user("bob"));
+        service
+            .challenge(&here, &alice, Some(&bob), Variant::Chak, None, ColorChoice::White)
+            .await
+            .expect("challenged");
+        service.accept(&here, &bob, None).await.expect("accepted");
+        // Pictures follow the viewer's setting: bob sees the board from White's side.
+        chat::handle(&service, &said("bob", "settings view white")).await;
+        let board = |who: &'static str| {
+            let service = service.clone();
+            async move {
+                let replies = chat::handle(&service, &said(who, "board")).await;
+                let picture = replies.into_iter().find_map(|reply| reply.picture);
+                picture.expect("the board has a picture").data
+            }
+        };
+        let done = service.play(&here, &alice, None, "e4").await.expect("played");
+        let drawn = done.picture.clone().expect("drawn while the move was stored");
+        assert_eq!(drawn.data, board("bob").await, "bob's view, the deadline and e4 marked");
+        // alice goes on leave while bob thinks: when her turn comes her clock stands still,
+        // and the picture drawn while bob's move was stored already says so.
+        service
+            .start_leave(&here, &alice, 3 * DAY)
+            .await
+            .expect("on leave");
+        let done = service.play(&here, &bob, None, "Vd8").await.expect("played");
+        assert_eq!(done.state.row.deadline, None, "her clock stands still");
+        let drawn = done.picture.clone().expect("drawn while the move was stored");
+        assert_eq!(drawn.data, board("alice").await);
+        // Through the chat the reply carries that picture.
+        let replies = chat::handle(&service, &said("alice", "Qd3")).await;
+        let picture = replies.iter().find_map(|reply| reply.picture.clone());
+        assert_eq!(picture.expect("a picture").data, board("bob").await);
+    }
 }

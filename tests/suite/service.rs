@@ -220,6 +220,39 @@ backends! {
 
 backends! {
     #[tokio::test]
+    async fn a_move_read_in_chatter_is_played_from_that_read_unless_the_game_moved(db: TestDb) {
+        let clock = ManualClock::new(START);
+        let service = open(&db, &clock).await;
+        let id = started_game(&service).await;
+        // "e4 at last" is e4, read from the game as it stands, with what alice meant.
+        let read = |text: &'static str| {
+            let service = service.clone();
+            async move {
+                service
+                    .read_move(&place(), &user("alice"), text)
+                    .await
+                    .expect("read")
+                    .expect("a move")
+            }
+        };
+        let late = read("e4 at last").await;
+        assert_eq!((late.game, late.text.as_str()), (Some(id), "e4"));
+        // Another of alice's messages moves first: the one read before it is refused.
+        let first = read("c4").await;
+        service
+            .play_read(&place(), &user("alice"), first)
+            .await
+            .expect("played");
+        let refused = service.play_read(&place(), &user("alice"), late).await;
+        assert!(matches!(refused, Err(ServiceError::Changed)), "{refused:?}");
+        let state = service.load(id).await.expect("loads");
+        assert_eq!(state.row.ply, 1);
+        assert_eq!(state.record.moves()[0].display, "c4");
+    }
+}
+
+backends! {
+    #[tokio::test]
     async fn games_survive_a_restart_and_replay_from_their_moves(db: TestDb) {
         let clock = ManualClock::new(START);
         let service = open(&db, &clock).await;
