@@ -3,7 +3,8 @@
 //! - `turn/<game>`: a full turn through the chat layer (parse, validate, commit, render, reply),
 //!   timed per call; the p50 and p99 of every call are printed after the group.
 //! - `list/10k_games`: a player's games listed with 10,000 games stored.
-//! - `moves_1000_games`: moves without pictures, 1,000 games played concurrently on one file;
+//! - `moves_1000_games`: moves through `Service::play` (with the picture a reply shows, drawn
+//!   while each move is stored), 1,000 games played concurrently on one file;
 //!   criterion's throughput is moves per second.
 //! - `load/<backend>/<N>_games`: many players on one database: N games of all four kinds
 //!   stored and going on, and four players (`PIGEON_BENCH_PLAYERS`) at any moment each

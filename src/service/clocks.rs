@@ -110,7 +110,7 @@ pub struct Pending {
 /// Whether the clocks would end a stored game at `now` (what [`Service::clock_game`] then
 /// does with it): active, its deadline passed, not set aside for an operator's attention, as
 /// `games_due` reads the games due.
-fn clocked_out(row: &GameRow, now: i64) -> bool {
+pub(super) fn clocked_out(row: &GameRow, now: i64) -> bool {
     row.status == "active" && row.attention.is_none() && row.deadline.is_some_and(|d| d <= now)
 }
 

@@ -1,6 +1,7 @@
 //! Reading a chat line as a move: which of the writer's games here it is meant for, and how
 //! much of it is the move (a move may be followed by a short remark or an emoji).
 
+use super::clocks::clocked_out;
 use super::games::awaits;
 use super::{GameState, MoveDone, Place, Service, ServiceError, User, closest};
 use crate::rules::MoveError;
@@ -80,8 +81,9 @@ impl Service {
     }
 
     /// Plays a move read by [`Service::read_move`] in the game it was read in, from the game
-    /// as it was read; as [`Service::play`] (which it is when the line could mean several
-    /// games or the writer's name has changed).
+    /// as it was read; as [`Service::play`], which it is when the line could mean several
+    /// games, the writer's name has changed, the game's time has run out (to be ended first)
+    /// or the game changed before the move could be written.
     ///
     /// # Errors
     /// As [`Service::play`].
@@ -91,13 +93,19 @@ impl Service {
         user: &User,
         read: ReadMove,
     ) -> Result<MoveDone, ServiceError> {
-        match read.read {
-            Some(known) if known.0.display_name == user.name => {
-                let (me, state) = *known;
-                self.move_in(state, me.id, &read.text).await
+        if let Some(known) = read.read
+            && known.0.display_name == user.name
+            && !clocked_out(&known.1.row, self.now())
+        {
+            let (me, state) = *known;
+            match self.move_in(state, me.id, &read.text).await {
+                // The game moved since it was read (a move, a takeback, its end): answered
+                // from the game as it is now, as a move read anew.
+                Err(ServiceError::Changed) => {}
+                done => return done,
             }
-            _ => self.play(place, user, read.game, &read.text).await,
         }
+        self.play(place, user, read.game, &read.text).await
     }
 
     /// The active games of a known `user` here, loaded, with whether each awaits their move;

@@ -237,17 +237,33 @@ backends! {
         };
         let late = read("e4 at last").await;
         assert_eq!((late.game, late.text.as_str()), (Some(id), "e4"));
-        // Another of alice's messages moves first: the one read before it is refused.
+        // Another of alice's messages moves first: the one read before it is not played,
+        // and is answered from the game as it is now.
         let first = read("c4").await;
         service
             .play_read(&place(), &user("alice"), first)
             .await
             .expect("played");
         let refused = service.play_read(&place(), &user("alice"), late).await;
-        assert!(matches!(refused, Err(ServiceError::Changed)), "{refused:?}");
+        assert!(
+            matches!(refused, Err(ServiceError::NotYourTurn { game, .. }) if game == id),
+            "{refused:?}"
+        );
         let state = service.load(id).await.expect("loads");
         assert_eq!(state.row.ply, 1);
         assert_eq!(state.record.moves()[0].display, "c4");
+        // bob's time runs out before the clocks come round: a move read then, even one that
+        // does not play, is told so, and the game ends on time.
+        clock.set(state.row.deadline.expect("a deadline") + 60);
+        let overdue = service
+            .read_move(&place(), &user("bob"), "Vd5")
+            .await
+            .expect("read")
+            .expect("meant as a move");
+        let late = service.play_read(&place(), &user("bob"), overdue).await;
+        assert!(matches!(late, Err(ServiceError::TimeRanOut { .. })), "{late:?}");
+        let state = service.load(id).await.expect("loads");
+        assert_eq!(state.row.end_reason.as_deref(), Some("timeout"));
     }
 }
 
