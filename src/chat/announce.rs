@@ -312,10 +312,6 @@ pub(super) async fn move_replies(service: &Service, done: &MoveDone, means: Mean
         // The bot's answer follows at once, with the board: no ping, deadline or picture here.
         return vec![reply];
     }
-    // The picture's viewer is the player to move, while the game is on; the players'
-    // settings were read with the game.
-    let viewer = picture_viewer(state).id;
-    let settings = reply_settings(service, state, viewer).await;
     if let Some(result) = state.result_text() {
         reply = reply.and(format!(" Game over: {result}."));
         if let Some(note) = rating_note(service, state).await {
@@ -351,17 +347,12 @@ pub(super) async fn move_replies(service: &Service, done: &MoveDone, means: Mean
             reply = reply.and(note);
         }
     }
-    let picture = match &done.picture {
-        // Drawn from the same viewpoint while the move was stored.
-        Some(image) => Some(picture_of(state, image.clone())),
-        None => {
-            let last = done
-                .played
-                .first()
-                .map(|played| done.before.move_marks(&played.mv));
-            seen_picture(service, state, last, Some((viewer, &settings))).await
-        }
+    // Drawn while the move was stored, or now when that drawing no longer showed the game.
+    let image = match &done.picture {
+        Some(image) => Some(image.clone()),
+        None => service.move_image(done).await.ok(),
     };
+    let picture = image.map(|image| picture_of(state, image));
     vec![game_actions(reply.with_picture(picture), state)]
 }
 

@@ -25,6 +25,14 @@ pub struct MoveDone {
 }
 
 impl MoveDone {
+    /// The squares of the player's move, marked on its picture.
+    #[must_use]
+    pub fn last_marks(&self) -> Option<MoveMarks> {
+        self.played
+            .first()
+            .map(|played| self.before.move_marks(&played.mv))
+    }
+
     /// The move played at `ply` of a game (with any forced pass after it), as it was announced:
     /// `None` when the game has no move there.
     #[must_use]

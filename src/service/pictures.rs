@@ -1,7 +1,7 @@
 //! Board pictures and replays of stored games. Drawing runs on the blocking pool, one picture
 //! per core at a time, so that a picture never holds up other chat events.
 
-use super::{GameState, Service, ServiceError, Tried, clock, internal};
+use super::{GameState, MoveDone, Service, ServiceError, Tried, clock, internal};
 use crate::render::{self, Caption, RenderOptions, Theme};
 use crate::rules::{Color, MoveMarks, RuleSet};
 use crate::store::PlayerRow;
@@ -159,8 +159,7 @@ fn board_drawing(
 
 /// The side a move's picture is seen from: the picture's viewer's (the player to move's)
 /// setting, which was read with the game.
-#[must_use]
-pub fn move_side(state: &GameState) -> Color {
+fn move_side(state: &GameState) -> Color {
     let viewer = picture_viewer(state).id;
     viewpoint(state, &state.settings_of(viewer).viewpoint, Some(viewer))
 }
@@ -247,6 +246,15 @@ impl Service {
         side: Color,
     ) -> Result<Image, ServiceError> {
         self.draw_picture(board_drawing(state, position, ply, last, side))
+            .await
+    }
+
+    /// The picture a move's reply shows (see [`move_drawing`]), drawn now.
+    ///
+    /// # Errors
+    /// `Internal` when drawing fails.
+    pub async fn move_image(&self, done: &MoveDone) -> Result<Image, ServiceError> {
+        self.draw_picture(move_drawing(&done.state, done.last_marks()))
             .await
     }
 
