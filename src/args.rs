@@ -203,6 +203,13 @@ pub(crate) enum Command {
         #[arg(long, default_value_t = 1)]
         concurrency: usize,
     },
+    /// Fit Chak's evaluation to self-play games: `tune selfplay` plays them and writes their
+    /// quiet positions, `tune fit` fits the evaluation's weights to those positions and prints
+    /// the weights file (src/engine/chak_weights.rs).
+    Tune {
+        #[command(subcommand)]
+        step: TuneStep,
+    },
     /// Draw a game played from the start position as an animated GIF.
     Gif {
         /// The game.
@@ -213,6 +220,45 @@ pub(crate) enum Command {
         /// Where to write the GIF.
         #[arg(short, long, value_name = "FILE")]
         output: PathBuf,
+    },
+}
+
+/// The steps of `pigeon tune`.
+#[derive(Debug, Subcommand)]
+pub(crate) enum TuneStep {
+    /// Play the engine against itself in Chak and write each game's quiet positions with its
+    /// result, one `FEN;result` a line (result for White: 1, 0.5 or 0).
+    Selfplay {
+        /// How many games.
+        #[arg(long, default_value_t = 1_000)]
+        games: usize,
+        /// Nodes searched a move.
+        #[arg(long, default_value_t = 4_000)]
+        nodes: u64,
+        /// Random plies after each stored opening, so that no two games are alike.
+        #[arg(long, default_value_t = 4)]
+        random_plies: usize,
+        /// Games played at once.
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        /// The seed of the random plies.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Where to write the positions.
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
+    },
+    /// Fit the weights to positions written by `tune selfplay`, starting from the current
+    /// weights, and print the weights file.
+    Fit {
+        /// The positions.
+        file: PathBuf,
+        /// Steps of the optimiser.
+        #[arg(long, default_value_t = 600)]
+        iterations: usize,
+        /// Where to write the weights file (default: standard output).
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
     },
 }
 

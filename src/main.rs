@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 mod args;
 
-use args::{Args, Command, PairingSystem, Side, WebArgs};
+use args::{Args, Command, PairingSystem, Side, TuneStep, WebArgs};
 use clap::Parser;
 #[cfg(feature = "matrix")]
 use pigeon::adapters::matrix::{self, MatrixConfig};
@@ -193,6 +193,7 @@ fn main() -> ExitCode {
         Command::Uci { level } => {
             pigeon::uci::run(io::stdin().lock(), io::stdout(), level).map_err(Into::into)
         }
+        Command::Tune { step } => return tune_main(step),
         Command::Gif {
             game,
             moves,
@@ -206,6 +207,67 @@ fn main() -> ExitCode {
         Err(error) => {
             eprintln!("{error}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+/// `pigeon tune`: self-play positions, or the weights fitted to them.
+fn tune_main(step: TuneStep) -> ExitCode {
+    match tune_step(step) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("{error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn tune_step(step: TuneStep) -> Result<(), Box<dyn std::error::Error>> {
+    use pigeon::engine::tune;
+    match step {
+        TuneStep::Selfplay {
+            games,
+            nodes,
+            random_plies,
+            threads,
+            seed,
+            output,
+        } => {
+            let config = tune::SelfPlay {
+                games,
+                nodes,
+                random_plies,
+                threads,
+                seed,
+            };
+            let mut file = io::BufWriter::new(std::fs::File::create(&output)?);
+            let progress = |done: usize| {
+                if done.is_multiple_of(100) || done == games {
+                    eprintln!("{done} of {games} games");
+                }
+            };
+            let positions = tune::self_play(&config, &mut file, &progress)?;
+            file.flush()?;
+            eprintln!("{positions} positions written to {}", output.display());
+            Ok(())
+        }
+        TuneStep::Fit {
+            file,
+            iterations,
+            output,
+        } => {
+            let text = std::fs::read_to_string(&file)?;
+            let config = tune::Fit {
+                iterations,
+                ..tune::Fit::default()
+            };
+            let weights = tune::fit(&text, &config, &mut io::stderr())?;
+            let printed = tune::weights_file(&weights);
+            match output {
+                Some(path) => std::fs::write(path, printed)?,
+                None => io::stdout().write_all(printed.as_bytes())?,
+            }
+            Ok(())
         }
     }
 }

@@ -1,8 +1,8 @@
 //! Static evaluation per game: a score in centipawn-like units from the side to move's view.
 //!
 //! Each game's terms are few and deliberate: material with piece values from the game's rules,
-//! and one or two terms for what wins that game (Chak: the divine king's road to the altar and
-//! pawns nearing the river; Shakti: room around the kings; Chad: rooks nearing the enemy
+//! and one or two terms for what wins that game (Chak: a table per piece kind and square, the
+//! pieces near each king, fitted to self-play games, in `chak_terms`; Shakti: room around the kings; Chad: rooks nearing the enemy
 //! castle; Chesscala: stacks under control). Everything is read through the rules core's
 //! public view of a position, so the engine depends on nothing inside a game's module.
 //!
@@ -16,7 +16,6 @@ use crate::rules::chak::{Chak, ChakMove, Kind as ChakKind};
 use crate::rules::chesscala::Chesscala;
 use crate::rules::shakti::Shakti;
 use std::hash::{DefaultHasher, Hash, Hasher};
-use std::sync::LazyLock;
 
 use super::table::move_id;
 use crate::rules::chesscala::Turn;
@@ -105,14 +104,6 @@ fn pieces(view: &BoardView) -> impl Iterator<Item = (u8, u8, Color, char)> + '_ 
         })
 }
 
-/// Ranks a piece of `color` has advanced from its own first rank, on a board of `ranks`.
-fn advance(rank: u8, color: Color, ranks: u8) -> i32 {
-    i32::from(match color {
-        Color::White => rank,
-        Color::Black => ranks - 1 - rank,
-    })
-}
-
 fn distance(a: (u8, u8), b: (u8, u8)) -> i32 {
     i32::from(a.0.abs_diff(b.0).max(a.1.abs_diff(b.1)))
 }
@@ -121,31 +112,6 @@ fn distance(a: (u8, u8), b: (u8, u8)) -> i32 {
 fn check_penalty<P: Position>(pos: &P, penalty: i32) -> i32 {
     if pos.in_check() { -penalty } else { 0 }
 }
-
-/// A Chak piece's value on each square (`rank * 9 + file`), by side and kind: its material,
-/// pawns nearing the river, the divine king nearing the enemy altar (e8 for White, e2 for
-/// Green), and the pieces that stand in the centre reaching more of the board.
-static CHAK_SQUARE_VALUES: LazyLock<[[[i32; 81]; 16]; 2]> = LazyLock::new(|| {
-    let mut table = [[[0; 81]; 16]; 2];
-    for color in [Color::White, Color::Black] {
-        let altar = (4, if color == Color::White { 7 } else { 1 });
-        for kind in ChakKind::ALL {
-            let letter = kind.letter();
-            for (sq, value) in table[color.index()][kind as usize].iter_mut().enumerate() {
-                let (file, rank) = ((sq % 9) as u8, (sq / 9) as u8);
-                *value = match letter {
-                    'P' => 100 + 12 * advance(rank, color, 9).min(4),
-                    'D' => 350 + 30 * (8 - distance((file, rank), altar)),
-                    'V' | 'S' | 'J' | 'W' => {
-                        chak_value(letter) + 4 * (4 - distance((file, rank), (4, 4)))
-                    }
-                    _ => chak_value(letter),
-                };
-            }
-        }
-    }
-    table
-});
 
 /// Whether the side to move has nothing but its king, pawns and offering: the side that gets
 /// squeezed in Chak, where a side that cannot move loses (so no passing for it).
@@ -181,13 +147,7 @@ fn chak_value(letter: char) -> i32 {
 
 impl Evaluate for Chak {
     fn evaluate(&self) -> i32 {
-        let us = self.turn();
-        let values = &*CHAK_SQUARE_VALUES;
-        let mut score = 0;
-        for (sq, color, kind) in self.squares() {
-            score += sign(color, us) * values[color.index()][kind as usize][sq];
-        }
-        score + check_penalty(self, 40)
+        super::chak_terms::evaluate(self)
     }
 
     fn gain(&self, mv: &ChakMove) -> Option<i32> {

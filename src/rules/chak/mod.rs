@@ -87,7 +87,9 @@ impl Chak {
         self.board[ALTAR[us.index()]] == code(Kind::Divine, us.other())
     }
 
-    fn royal_square(&self, color: Color) -> usize {
+    /// The square (`rank * 9 + file`) of `color`'s king or divine king.
+    #[must_use]
+    pub fn royal_square(&self, color: Color) -> usize {
         usize::from(self.royal[color.index()])
     }
 
