@@ -256,6 +256,13 @@ pub(crate) enum TuneStep {
         /// Steps of the optimiser.
         #[arg(long, default_value_t = 600)]
         iterations: usize,
+        /// How far one step may move a weight, in points.
+        #[arg(long, default_value_t = 1.0)]
+        rate: f64,
+        /// The pull of each weight towards its starting value: the mean squared error grows by
+        /// this much per point squared a weight moves.
+        #[arg(long, default_value_t = 1e-9)]
+        pull: f64,
         /// Where to write the weights file (default: standard output).
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,

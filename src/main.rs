@@ -254,12 +254,15 @@ fn tune_step(step: TuneStep) -> Result<(), Box<dyn std::error::Error>> {
         TuneStep::Fit {
             file,
             iterations,
+            rate,
+            pull,
             output,
         } => {
             let text = std::fs::read_to_string(&file)?;
             let config = tune::Fit {
                 iterations,
-                ..tune::Fit::default()
+                rate,
+                pull,
             };
             let weights = tune::fit(&text, &config, &mut io::stderr())?;
             let printed = tune::weights_file(&weights);

@@ -7,7 +7,10 @@
 //! - a piece of each kind one, two or three steps (king steps) from the enemy king or divine
 //!   king: the attack on it;
 //! - a piece of each kind one or two steps from its own king or divine king: its guard;
-//! - the side to move (the tempo), and the side to move standing in check.
+//! - how many enemy pieces (pawns and offerings aside) stand within two steps of a king, from
+//!   none to six or more: the crowd that mates, worth more than its pieces one by one;
+//! - the side to move (the tempo), and the side to move standing in check (not fitted: the
+//!   self-play data leaves positions in check out, and the search never stands on their value).
 //!
 //! The value of a position is the dot product of its terms with [`WEIGHTS`], which `pigeon
 //! tune` fits to self-play games (the README's Engine section says how). [`evaluate`] computes
@@ -24,18 +27,22 @@ const KINDS: usize = Kind::ALL.len();
 const SQUARES: usize = 81;
 const ATTACK_STEPS: usize = 3;
 const GUARD_STEPS: usize = 2;
+/// The crowd around a king is counted within these steps, up to this many pieces.
+const CROWD_STEPS: u8 = 2;
+const CROWD_MAX: usize = 6;
 
 /// Where each group of terms starts among the weights.
 pub(super) const PLACEMENT: usize = 0;
 pub(super) const ATTACK: usize = PLACEMENT + KINDS * SQUARES;
 pub(super) const GUARD: usize = ATTACK + KINDS * ATTACK_STEPS;
-pub(super) const TEMPO: usize = GUARD + KINDS * GUARD_STEPS;
+pub(super) const CROWD: usize = GUARD + KINDS * GUARD_STEPS;
+pub(super) const TEMPO: usize = CROWD + CROWD_MAX + 1;
 pub(super) const IN_CHECK: usize = TEMPO + 1;
 /// How many terms (and weights) Chak's evaluation has.
 pub const TERMS: usize = IN_CHECK + 1;
 
 /// The groups of terms in order, with their sizes, for printing the weights.
-pub(super) const GROUPS: [(&str, usize, usize); 5] = [
+pub(super) const GROUPS: [(&str, usize, usize); 6] = [
     (
         "placement: a piece of each kind (K D J Q S V R P W O) on each square a1..i9, from its side",
         PLACEMENT,
@@ -51,12 +58,22 @@ pub(super) const GROUPS: [(&str, usize, usize); 5] = [
         GUARD,
         KINDS * GUARD_STEPS,
     ),
+    (
+        "crowd: 0, 1, ... 6 or more enemy pieces (not pawns or offerings) within 2 steps of a king",
+        CROWD,
+        CROWD_MAX + 1,
+    ),
     ("tempo: the side to move", TEMPO, 1),
     ("in check: the side to move stands in check", IN_CHECK, 1),
 ];
 
 fn kind_index(kind: Kind) -> usize {
     kind as usize - 1
+}
+
+/// Whether a piece of this kind counts in the crowd around the enemy king.
+fn crowds(kind: Kind) -> bool {
+    !matches!(kind, Kind::Pawn | Kind::Offering)
 }
 
 /// A square as its own side sees it: Green's army stands turned half a turn.
@@ -126,13 +143,18 @@ pub(super) fn evaluate(pos: &Chak) -> i32 {
         pos.royal_square(Color::Black),
     ];
     let mut white = 0;
+    // Enemy pieces near each side's king.
+    let mut crowd = [0usize; 2];
     for (sq, color, kind) in pos.squares() {
         let (c, k) = (color.index(), kind_index(kind));
         let steps = &tables.steps[sq];
+        let to_enemy = steps[royal[1 - c]];
         white += tables.placement[c][k][sq]
-            + tables.attack[c][k][usize::from(steps[royal[1 - c]])]
+            + tables.attack[c][k][usize::from(to_enemy)]
             + tables.guard[c][k][usize::from(steps[royal[c]])];
+        crowd[1 - c] += usize::from(to_enemy <= CROWD_STEPS && crowds(kind));
     }
+    white += WEIGHTS[CROWD + crowd[0].min(CROWD_MAX)] - WEIGHTS[CROWD + crowd[1].min(CROWD_MAX)];
     let mover = match pos.turn() {
         Color::White => white,
         Color::Black => -white,
@@ -149,6 +171,7 @@ pub(super) fn terms(pos: &Chak, out: &mut Vec<(u16, i8)>) {
         pos.royal_square(Color::Black),
     ];
     let mut push = |term: usize, count: i32| out.push((term as u16, count as i8));
+    let mut crowd = [0usize; 2];
     for (sq, color, kind) in pos.squares() {
         let (c, k, sign) = (color.index(), kind_index(kind), side(color));
         push(PLACEMENT + k * SQUARES + own_square(sq, color), sign);
@@ -160,7 +183,12 @@ pub(super) fn terms(pos: &Chak, out: &mut Vec<(u16, i8)>) {
         if (1..=GUARD_STEPS).contains(&to_own) {
             push(GUARD + k * GUARD_STEPS + to_own - 1, sign);
         }
+        if to_enemy <= usize::from(CROWD_STEPS) && crowds(kind) {
+            crowd[1 - c] += 1;
+        }
     }
+    push(CROWD + crowd[0].min(CROWD_MAX), 1);
+    push(CROWD + crowd[1].min(CROWD_MAX), -1);
     let mover = side(pos.turn());
     push(TEMPO, mover);
     if pos.in_check() {

@@ -10,8 +10,8 @@
 //!    White's side and `k` chosen first so that the current weights predict best; then every
 //!    weight moves (Adam on the mean squared error, a little pull towards the starting weights so
 //!    that terms seen rarely stay near them) and the result is printed as the weights file.
-//!    Every tenth position is kept out of the fit and its error reported, to show the fit
-//!    generalises.
+//!    The last tenth of the positions (whole games) is kept out of the fit and its error
+//!    reported, to show the fit generalises to games it did not see.
 
 use std::io::{self, Write};
 use std::sync::Mutex;
@@ -172,7 +172,7 @@ impl Default for Fit {
         Fit {
             iterations: 600,
             rate: 1.0,
-            pull: 1e-7,
+            pull: 1e-9,
         }
     }
 }
@@ -241,12 +241,14 @@ fn predicted(value: f64, k: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-k * value / 400.0))
 }
 
-/// Reads `FEN;result` lines: every tenth position into the held-out set.
+/// Reads `FEN;result` lines: the last tenth into the held-out set (whole games but one, as
+/// a game's positions are written together, so that it measures play the fit never saw).
 ///
 /// # Errors
 /// The first line that does not read, with its number.
 fn read_samples(text: &str) -> Result<(Samples, Samples), String> {
     let (mut fit, mut held) = (Samples::new(), Samples::new());
+    let lines = text.lines().count();
     for (number, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
