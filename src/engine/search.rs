@@ -18,8 +18,10 @@
 //!   Chak's is its altar alone, so a Chak node generates its moves once; a Chak side that
 //!   cannot move (and so has lost) is seen only where its moves are generated, not by a
 //!   pruning decision or a quiescence stand-pat. Other games' ends are their whole `outcome`.
-//! - The budget (depth, nodes, time, a stop flag) is checked inside the search; only completed
-//!   iterations count (or, when the first one did not complete, the best root move so far).
+//! - The budget (depth, nodes, time, a stop flag) is checked inside the search; completed
+//!   iterations count, and of an unfinished one only a root move searched to the end that beat
+//!   the last best move (or, when the first iteration did not complete, the best root move so
+//!   far).
 //!
 //! Every choice depends only on the position, the history, the limits and the seed, so a search
 //! bounded by depth or nodes is reproducible.
@@ -587,7 +589,11 @@ pub(super) fn search<P: Evaluate>(
         let result = loop {
             let result = searcher.root(&roots, depth as i32, alpha, beta);
             if searcher.stopped {
-                break result.filter(|_| found.is_none());
+                // An unfinished iteration still counts where a root move other than the last
+                // best one was searched to the end and beat it (a score above alpha is exact
+                // or a lower bound): that move is better at this depth.
+                break result
+                    .filter(|&(score, index)| found.is_none() || (index != 0 && score > alpha));
             }
             let Some((score, index)) = result else {
                 break None;
