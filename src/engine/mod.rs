@@ -18,7 +18,7 @@
 //! [`Limits`], and [`think`] takes a table and a [`Control`] (a stop flag, a report of each
 //! iteration) from whoever runs it.
 //!
-//! Levels: full searches within node budgets of 2,000, 5,000, 12,000, 30,000 and 90,000
+//! Levels: full searches within node budgets of 3,000, 5,000, 12,000, 30,000 and 90,000
 //! positions, so their games are reproducible, set so that each level scores about 75 %
 //! against the one below (measured with `pigeon match`, in the README). Every level stops by
 //! 1.5 seconds.
@@ -79,7 +79,7 @@ impl Level {
     #[must_use]
     pub fn limits(self) -> Limits {
         let nodes = match self.0 {
-            1 => 2_000,
+            1 => 3_000,
             2 => 5_000,
             3 => 12_000,
             4 => 30_000,
