@@ -240,7 +240,9 @@ fn tune_step(step: TuneStep) -> Result<(), Box<dyn std::error::Error>> {
                 threads,
                 seed,
             };
-            let mut file = io::BufWriter::new(std::fs::File::create(&output)?);
+            let created = std::fs::File::create(&output)
+                .map_err(|error| format!("cannot write {}: {error}", output.display()))?;
+            let mut file = io::BufWriter::new(created);
             let progress = |done: usize| {
                 if done.is_multiple_of(100) || done == games {
                     eprintln!("{done} of {games} games");
@@ -258,7 +260,12 @@ fn tune_step(step: TuneStep) -> Result<(), Box<dyn std::error::Error>> {
             pull,
             output,
         } => {
-            let text = std::fs::read_to_string(&file)?;
+            let text = std::fs::read_to_string(&file).map_err(|error| {
+                format!(
+                    "cannot read {}: {error} (write it with `pigeon tune selfplay -o FILE`)",
+                    file.display()
+                )
+            })?;
             let config = tune::Fit {
                 iterations,
                 rate,

@@ -257,7 +257,7 @@ fn read_samples(text: &str) -> Result<(Samples, Samples), String> {
         let (fen, result) = line.rsplit_once(';').ok_or_else(bad)?;
         let result: f64 = result.trim().parse().map_err(|_| bad())?;
         let pos = Chak::from_text(fen.trim()).map_err(|error| format!("{}: {error}", bad()))?;
-        let set = if number % 10 == 9 {
+        let set = if number >= lines - lines / 10 {
             &mut held
         } else {
             &mut fit
