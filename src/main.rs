@@ -193,7 +193,7 @@ fn main() -> ExitCode {
         Command::Uci { level } => {
             pigeon::uci::run(io::stdin().lock(), io::stdout(), level).map_err(Into::into)
         }
-        Command::Tune { step } => return tune_main(step),
+        Command::Tune { step } => return exit_code(tune_step(step)),
         Command::Gif {
             game,
             moves,
@@ -202,6 +202,11 @@ fn main() -> ExitCode {
             cli::gif(game, &moves).and_then(|gif| std::fs::write(&output, gif).map_err(Into::into))
         }
     };
+    exit_code(result)
+}
+
+/// Success, or the error printed and failure.
+fn exit_code<E: std::fmt::Display>(result: Result<(), E>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
@@ -212,16 +217,6 @@ fn main() -> ExitCode {
 }
 
 /// `pigeon tune`: self-play positions, or the weights fitted to them.
-fn tune_main(step: TuneStep) -> ExitCode {
-    match tune_step(step) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
-            eprintln!("{error}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
 fn tune_step(step: TuneStep) -> Result<(), Box<dyn std::error::Error>> {
     use pigeon::engine::tune;
     match step {
@@ -331,13 +326,7 @@ fn match_main(request: MatchRequest) -> ExitCode {
         }
         Ok(())
     };
-    match run() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
-            eprintln!("{error}");
-            ExitCode::FAILURE
-        }
-    }
+    exit_code(run())
 }
 
 /// Reads `--sprt ELO0,ELO1`.

@@ -1,9 +1,9 @@
 //! Static evaluation per game: a score in centipawn-like units from the side to move's view.
 //!
 //! Each game's terms are few and deliberate: material with piece values from the game's rules,
-//! and one or two terms for what wins that game (Chak: a table per piece kind and square, the
-//! pieces near each king, fitted to self-play games, in `chak_terms`; Shakti: room around the kings; Chad: rooks nearing the enemy
-//! castle; Chesscala: stacks under control). Everything is read through the rules core's
+//! and one or two terms for what wins that game (Chak: a table per piece kind and square and
+//! the pieces near each king, fitted to self-play games, in `chak_terms`; Shakti: room around
+//! the kings; Chad: rooks nearing the enemy castle; Chesscala: stacks under control). Everything is read through the rules core's
 //! public view of a position, so the engine depends on nothing inside a game's module.
 //!
 //! Besides the score, each game tells the search what it cheaply knows about moves: what a

@@ -222,7 +222,7 @@ impl Samples {
         total / self.len().max(1) as f64
     }
 
-    /// The gradient of the mean squared error over `range`, added to `gradient`.
+    /// The gradient of the mean squared error over the positions in `range`.
     fn gradient(&self, weights: &[f64], k: f64, range: std::ops::Range<usize>) -> Vec<f64> {
         let mut gradient = vec![0.0; weights.len()];
         let slope = k * std::f64::consts::LN_10 / 400.0;
