@@ -178,6 +178,10 @@ pub(crate) enum Command {
         /// How many games (rounded up to an even number).
         #[arg(long, default_value_t = 20)]
         games: usize,
+        /// Begin at this game, numbered as in the whole match, to finish one that was stopped:
+        /// each game keeps its opening and colours.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+        first_game: u64,
         /// Each move: search this many nodes.
         #[arg(long, group = "limit")]
         nodes: Option<u64>,

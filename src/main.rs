@@ -169,6 +169,7 @@ fn main() -> ExitCode {
             engines,
             variant,
             games,
+            first_game,
             nodes,
             depth,
             movetime,
@@ -182,6 +183,7 @@ fn main() -> ExitCode {
                 engines,
                 variant,
                 games,
+                first_game,
                 limit: (nodes, depth, movetime, tc),
                 max_plies,
                 sprt,
@@ -282,6 +284,7 @@ struct MatchRequest {
     engines: Vec<String>,
     variant: Variant,
     games: usize,
+    first_game: u64,
     /// `--nodes`, `--depth`, `--movetime`, `--tc`: at most one is given.
     limit: (Option<u64>, Option<u32>, Option<u64>, Option<String>),
     max_plies: Option<usize>,
@@ -309,20 +312,17 @@ fn match_main(request: MatchRequest) -> ExitCode {
             engines: [first, second],
             variant: request.variant,
             games: request.games,
+            first_game: usize::try_from(request.first_game).unwrap_or(usize::MAX),
             limit,
             max_plies: request.max_plies,
             sprt,
             concurrency: request.concurrency,
+            records: request.records,
         };
         let mut log = io::stdout();
         let report = arena::play_match(&config, &mut log).map_err(|e| e.to_string())?;
         for line in report.summary(config.sprt.as_ref()) {
             println!("{line}");
-        }
-        if let Some(path) = &request.records {
-            let text: Vec<String> = report.games.iter().map(|g| g.export(&config)).collect();
-            std::fs::write(path, text.join("\n\n") + "\n")
-                .map_err(|e| format!("{}: {e}", path.display()))?;
         }
         Ok(())
     };

@@ -2,7 +2,8 @@
 //! colours swapped, and the rules core referees. An illegal or missing move loses, with a
 //! message; the fifty-move rule and an optional ply limit end games as draws. The report is
 //! the score, the Elo difference with its 95% interval and, when asked, an SPRT verdict; the
-//! games can be written as Pigeon's game records.
+//! games can be written as Pigeon's game records, each as it ends, so a match that is stopped
+//! keeps the games it finished and can go on from the next one.
 //!
 //! - `player`: one engine process spoken to in UCI.
 //! - `openings`: the balanced openings of each game.
@@ -12,7 +13,9 @@ mod openings;
 mod player;
 mod stats;
 
+use std::fs::{File, OpenOptions};
 use std::io::Write;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::thread;
@@ -45,9 +48,22 @@ pub enum ArenaError {
         /// Why it does not replay.
         problem: String,
     },
-    /// The records file could not be written.
-    #[error("{0}")]
-    Io(#[from] std::io::Error),
+    /// `--first-game` is past the match's last game.
+    #[error("--first-game {first}: the match has {total} games; give a number from 1 to {total}")]
+    FirstGame {
+        /// The game asked for.
+        first: usize,
+        /// How many games the match has.
+        total: usize,
+    },
+    /// The records file could not be opened or written.
+    #[error("{path}: {problem}; give --records a file in a folder you can write to")]
+    Records {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        problem: std::io::Error,
+    },
 }
 
 /// How much each move may take.
@@ -99,6 +115,9 @@ pub struct MatchConfig {
     pub variant: Variant,
     /// How many games (rounded up to pairs, each opening with colours swapped).
     pub games: usize,
+    /// The first game to play, from 1: the ones before are left out, each later one keeps the
+    /// opening and colours it has in the whole match.
+    pub first_game: usize,
     /// Each move's budget.
     pub limit: MoveLimit,
     /// Games still running after this many plies are drawn.
@@ -107,6 +126,9 @@ pub struct MatchConfig {
     pub sprt: Option<Sprt>,
     /// How many games run at once.
     pub concurrency: usize,
+    /// Where the games are written as records as they end: a new file for a match from its
+    /// first game, added to for one that goes on from a later game.
+    pub records: Option<PathBuf>,
 }
 
 /// One finished game.
@@ -217,17 +239,30 @@ pub fn play_match(
     };
     let pairs = config.games.div_ceil(2).max(1);
     let total = pairs * 2;
-    let next = AtomicUsize::new(0);
+    let first = config.first_game.max(1) - 1;
+    if first >= total {
+        return Err(ArenaError::FirstGame {
+            first: first + 1,
+            total,
+        });
+    }
+    let records = config
+        .records
+        .as_ref()
+        .map(|path| RecordsFile::open(path, first > 0))
+        .transpose()?;
+    let next = AtomicUsize::new(first);
     let done = AtomicBool::new(false);
     let shared = Mutex::new(Shared {
         games: Vec::new(),
         tally: Tally::default(),
         names: [config.engines[0].clone(), config.engines[1].clone()],
         log,
+        records,
         failure: None,
     });
     thread::scope(|scope| {
-        for _ in 0..config.concurrency.clamp(1, total) {
+        for _ in 0..config.concurrency.clamp(1, total - first) {
             scope.spawn(|| {
                 let worker = Worker {
                     config,
@@ -266,7 +301,51 @@ struct Shared<'a> {
     tally: Tally,
     names: [String; 2],
     log: &'a mut (dyn Write + Send),
+    records: Option<RecordsFile>,
     failure: Option<ArenaError>,
+}
+
+/// The records file, written a game at a time: records are separated by a blank line.
+struct RecordsFile {
+    path: PathBuf,
+    file: File,
+    empty: bool,
+}
+
+impl RecordsFile {
+    /// Opens `path`, emptied unless `add` (a match going on from a later game).
+    fn open(path: &std::path::Path, add: bool) -> Result<RecordsFile, ArenaError> {
+        let failed = |problem| ArenaError::Records {
+            path: path.to_owned(),
+            problem,
+        };
+        let file = OpenOptions::new()
+            .create(true)
+            .write(true)
+            .append(add)
+            .truncate(!add)
+            .open(path)
+            .map_err(failed)?;
+        let empty = file.metadata().map_err(failed)?.len() == 0;
+        Ok(RecordsFile {
+            path: path.to_owned(),
+            file,
+            empty,
+        })
+    }
+
+    /// Adds one game's record and flushes it to the file.
+    fn add(&mut self, record: &str) -> Result<(), ArenaError> {
+        let separator = if self.empty { "" } else { "\n" };
+        writeln!(self.file, "{separator}{record}")
+            .and_then(|()| self.file.sync_data())
+            .map_err(|problem| ArenaError::Records {
+                path: self.path.clone(),
+                problem,
+            })?;
+        self.empty = false;
+        Ok(())
+    }
 }
 
 /// One thread of a match: its own two engine processes, playing the next game until none is
@@ -326,6 +405,14 @@ impl Worker<'_, '_> {
         );
         // The log is a convenience; the report is what counts.
         let _ = writeln!(shared.log, "{line}").and_then(|()| shared.log.flush());
+        let written = match shared.records.as_mut() {
+            Some(records) => records.add(&game.export(self.config)),
+            None => Ok(()),
+        };
+        if let Err(error) = written {
+            self.done.store(true, Ordering::Relaxed);
+            shared.failure.get_or_insert(error);
+        }
         if let Some(sprt) = &self.config.sprt
             && sprt.verdict(&shared.tally) != Verdict::Continue
         {

@@ -294,6 +294,72 @@ fn a_short_match_between_two_levels_reports_and_records() {
 }
 
 #[test]
+fn a_stopped_match_goes_on_from_the_game_asked_for() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let records = dir.path().join("games.pgn");
+    let binary = env!("CARGO_BIN_EXE_pigeon");
+    let engine = format!("{binary} uci --level 1");
+    let run = |games: &str, first: &str, records: &std::path::Path| {
+        Command::new(binary)
+            .args(["match", "--engine", &engine, "--engine", &engine])
+            .args(["--games", games, "--first-game", first, "--nodes", "50"])
+            .args(["--max-plies", "16", "--records"])
+            .arg(records)
+            .output()
+            .expect("pigeon match runs")
+    };
+    // A match stopped after its first two games, whose records were written as they ended...
+    let output = run("2", "1", &records);
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(
+        replay_records(&std::fs::read_to_string(&records).unwrap()).len(),
+        2
+    );
+    // ...goes on from game 3 and adds the rest to the same file.
+    let output = run("4", "3", &records);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("Game 3 (") && stdout.contains("Game 4 ("),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("Game 1 (") && !stdout.contains("Game 2 ("),
+        "{stdout}"
+    );
+    assert!(stdout.contains(": 0 - 0 - 2  [0.500] 2"), "{stdout}");
+    let text = std::fs::read_to_string(&records).expect("the records are written");
+    for round in 1..=4 {
+        assert!(text.contains(&format!("[Round \"{round}\"]")), "{text}");
+    }
+    let games = replay_records(&text);
+    assert_eq!(games.len(), 4);
+    // Games 3 and 4 are the second opening with colours swapped, as in the whole match.
+    let openings = pigeon::arena::openings(Variant::Chak).expect("the openings replay");
+    for (index, game) in games.iter().enumerate() {
+        let opening = Record::replay(VariantPosition::start(Variant::Chak), &openings[index / 2])
+            .expect("the opening replays");
+        let opening: Vec<&str> = opening.moves().iter().map(|m| m.text.as_str()).collect();
+        let played: Vec<&str> = game.moves().iter().map(|m| m.text.as_str()).collect();
+        assert_eq!(played[..opening.len()], opening[..], "game {}", index + 1);
+    }
+    // A first game past the end is refused with what to give instead, the file untouched.
+    let output = run("4", "5", &records);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("give a number from 1 to 4"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&records).unwrap(), text);
+    // A records file that cannot be written stops the match before it starts.
+    let output = run("2", "1", &dir.path().join("missing").join("games.pgn"));
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("give --records a file in a folder"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn a_match_refuses_an_engine_that_does_not_start() {
     let output = Command::new(env!("CARGO_BIN_EXE_pigeon"))
         .args([
