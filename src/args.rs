@@ -207,9 +207,9 @@ pub(crate) enum Command {
         #[arg(long, default_value_t = 1)]
         concurrency: usize,
     },
-    /// Fit Chak's evaluation to self-play games: `tune selfplay` plays them and writes their
+    /// Fit a game's evaluation to self-play games: `tune selfplay` plays them and writes their
     /// quiet positions, `tune fit` fits the evaluation's weights to those positions and prints
-    /// the weights file (src/engine/chak_weights.rs).
+    /// the weights file (src/engine/terms/<game>_weights.rs).
     Tune {
         #[command(subcommand)]
         step: TuneStep,
@@ -230,9 +230,12 @@ pub(crate) enum Command {
 /// The steps of `pigeon tune`.
 #[derive(Debug, Subcommand)]
 pub(crate) enum TuneStep {
-    /// Play the engine against itself in Chak and write each game's quiet positions with its
-    /// result, one `FEN;result` a line (result for White: 1, 0.5 or 0).
+    /// Play the engine against itself and write each game's quiet positions with its result,
+    /// one `FEN;result` a line (result for White: 1, 0.5 or 0).
     Selfplay {
+        /// The game.
+        #[arg(long, default_value = "chak")]
+        variant: Variant,
         /// How many games.
         #[arg(long, default_value_t = 1_000)]
         games: usize,
@@ -257,6 +260,9 @@ pub(crate) enum TuneStep {
     Fit {
         /// The positions.
         file: PathBuf,
+        /// The game the positions are of.
+        #[arg(long, default_value = "chak")]
+        variant: Variant,
         /// Steps of the optimiser.
         #[arg(long, default_value_t = 600)]
         iterations: usize,

@@ -223,6 +223,7 @@ fn tune_step(step: TuneStep) -> Result<(), Box<dyn std::error::Error>> {
     use pigeon::engine::tune;
     match step {
         TuneStep::Selfplay {
+            variant,
             games,
             nodes,
             random_plies,
@@ -231,6 +232,7 @@ fn tune_step(step: TuneStep) -> Result<(), Box<dyn std::error::Error>> {
             output,
         } => {
             let config = tune::SelfPlay {
+                variant,
                 games,
                 nodes,
                 random_plies,
@@ -252,6 +254,7 @@ fn tune_step(step: TuneStep) -> Result<(), Box<dyn std::error::Error>> {
         }
         TuneStep::Fit {
             file,
+            variant,
             iterations,
             rate,
             pull,
@@ -268,8 +271,8 @@ fn tune_step(step: TuneStep) -> Result<(), Box<dyn std::error::Error>> {
                 rate,
                 pull,
             };
-            let weights = tune::fit(&text, &config, &mut io::stderr())?;
-            let printed = tune::weights_file(&weights);
+            let weights = tune::fit(variant, &text, &config, &mut io::stderr())?;
+            let printed = tune::weights_file(variant, &weights);
             match output {
                 Some(path) => std::fs::write(path, printed)?,
                 None => io::stdout().write_all(printed.as_bytes())?,

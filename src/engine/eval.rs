@@ -1,10 +1,11 @@
 //! Static evaluation per game: a score in centipawn-like units from the side to move's view.
 //!
-//! Each game's terms are few and deliberate: material with piece values from the game's rules,
-//! and one or two terms for what wins that game (Chak: a table per piece kind and square and
-//! the pieces near each king, fitted to self-play games, in `chak_terms`; Shakti: room around
-//! the kings; Chad: rooks nearing the enemy castle; Chesscala: stacks under control). Everything is read through the rules core's
-//! public view of a position, so the engine depends on nothing inside a game's module.
+//! Each game's score is a weighted sum of terms (`terms`): material and placement in a table
+//! per piece kind and square, and what wins that game (Chak: the pieces near each king;
+//! Shakti: warriors near the kings and room around them; Chad: rooks and queens near the
+//! kings; Chesscala: stacks under control and losses), with weights fitted to self-play games
+//! by `pigeon tune`. Everything is read through the rules core's public view of a position,
+//! so the engine depends on nothing inside a game's module.
 //!
 //! Besides the score, each game tells the search what it cheaply knows about moves: what a
 //! capture or promotion wins at once (the move order and the quiescence search), whether a
@@ -20,7 +21,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use super::table::move_id;
 use crate::rules::chesscala::Turn;
 use crate::rules::shakti::ShaktiMove;
-use crate::rules::{BoardView, Cell, Color, Coord, Outcome, Position};
+use crate::rules::{Coord, Outcome, Position};
 
 /// A position the engine can judge without searching.
 pub trait Evaluate: Position {
@@ -82,37 +83,6 @@ fn whole_key<P: Hash>(pos: &P) -> u64 {
     hasher.finish()
 }
 
-/// A side's share of a score: `+1` for `color == us`, `-1` otherwise.
-fn sign(color: Color, us: Color) -> i32 {
-    if color == us { 1 } else { -1 }
-}
-
-/// Every piece on the board with its square (file, rank) and its index in its cell.
-fn pieces(view: &BoardView) -> impl Iterator<Item = (u8, u8, Color, char)> + '_ {
-    view.cells
-        .iter()
-        .enumerate()
-        .flat_map(move |(index, cell)| {
-            let file = (index % usize::from(view.files)) as u8;
-            let rank = (index / usize::from(view.files)) as u8;
-            let list: &[_] = match cell {
-                Cell::Pieces(list) => list,
-                Cell::Hole | Cell::Empty => &[],
-            };
-            list.iter()
-                .map(move |piece| (file, rank, piece.color, piece.letter))
-        })
-}
-
-fn distance(a: (u8, u8), b: (u8, u8)) -> i32 {
-    i32::from(a.0.abs_diff(b.0).max(a.1.abs_diff(b.1)))
-}
-
-/// The side to move pays a little for standing in check.
-fn check_penalty<P: Position>(pos: &P, penalty: i32) -> i32 {
-    if pos.in_check() { -penalty } else { 0 }
-}
-
 /// Whether the side to move has nothing but its king, pawns and offering: the side that gets
 /// squeezed in Chak, where a side that cannot move loses (so no passing for it).
 fn chak_squeezable(pos: &Chak) -> bool {
@@ -147,7 +117,7 @@ fn chak_value(letter: char) -> i32 {
 
 impl Evaluate for Chak {
     fn evaluate(&self) -> i32 {
-        super::chak_terms::evaluate(self)
+        super::terms::chak::evaluate(self)
     }
 
     fn gain(&self, mv: &ChakMove) -> Option<i32> {
@@ -191,41 +161,7 @@ impl Evaluate for Chak {
 
 impl Evaluate for Shakti {
     fn evaluate(&self) -> i32 {
-        let us = self.turn();
-        let view = self.board_view();
-        let tile = |file: i32, rank: i32| {
-            (0..i32::from(view.files)).contains(&file)
-                && (0..i32::from(view.ranks)).contains(&rank)
-                && !matches!(
-                    view.cells[(rank * i32::from(view.files) + file) as usize],
-                    Cell::Hole
-                )
-        };
-        let mut kings = [(0, 0); 2];
-        let mut score = 0;
-        for (file, rank, color, letter) in pieces(&view) {
-            if letter == 'K' {
-                kings[color.index()] = (file, rank);
-                // Room around a king: the tiles next to it are its only escapes from check.
-                let room = (-1..=1)
-                    .flat_map(|df| (-1..=1).map(move |dr| (df, dr)))
-                    .filter(|&(df, dr)| {
-                        (df, dr) != (0, 0) && tile(i32::from(file) + df, i32::from(rank) + dr)
-                    })
-                    .count() as i32;
-                score += sign(color, us) * 25 * room;
-            } else {
-                score += sign(color, us) * 500;
-            }
-        }
-        // Warriors close to the enemy king hunt it.
-        for (file, rank, color, letter) in pieces(&view) {
-            if letter != 'K' {
-                let target = kings[color.other().index()];
-                score += sign(color, us) * 6 * (6 - distance((file, rank), target));
-            }
-        }
-        score + check_penalty(self, 30)
+        super::terms::weighted(self)
     }
 
     fn gain(&self, mv: &ShaktiMove) -> Option<i32> {
@@ -239,24 +175,7 @@ impl Evaluate for Shakti {
 
 impl Evaluate for Chad {
     fn evaluate(&self) -> i32 {
-        let us = self.turn();
-        let view = self.board_view();
-        let mut score = 0;
-        for (file, rank, color, letter) in pieces(&view) {
-            // The centre of the enemy castle: i9 for White, d4 for Black.
-            let castle = if color == Color::White {
-                (8, 8)
-            } else {
-                (3, 3)
-            };
-            let value = match letter {
-                'Q' => 950,
-                'R' => 500 + 6 * (11 - distance((file, rank), castle)),
-                _ => 0,
-            };
-            score += sign(color, us) * value;
-        }
-        score + check_penalty(self, 30)
+        super::terms::weighted(self)
     }
 
     fn gain(&self, mv: &ChadMove) -> Option<i32> {
@@ -276,32 +195,7 @@ impl Evaluate for Chad {
 
 impl Evaluate for Chesscala {
     fn evaluate(&self) -> i32 {
-        let us = self.turn();
-        let view = self.board_view();
-        let mut score = 0;
-        for cell in &view.cells {
-            let Cell::Pieces(stack) = cell else { continue };
-            let mut count = 0;
-            for piece in stack {
-                let value = match piece.letter {
-                    'Q' => 900,
-                    'H' => 600,
-                    'R' => 500,
-                    'B' => 330,
-                    'O' | 'N' => 300,
-                    'M' => 200,
-                    'P' => 100,
-                    _ => 0,
-                };
-                score += sign(piece.color, us) * value;
-                count += sign(piece.color, us);
-            }
-            // A stack is sown by the side that controls it.
-            score += 15 * count.signum();
-        }
-        // Twelve losses end the game: every loss brings that end nearer.
-        score += 40 * (i32::from(self.losses(us.other())) - i32::from(self.losses(us)));
-        score + check_penalty(self, 60)
+        super::terms::weighted(self)
     }
 
     fn gain(&self, turn: &Turn) -> Option<i32> {

@@ -4,9 +4,9 @@
 //! its time budget, and its randomness comes from a seed passed in, so a game against it can be
 //! replayed. It only ever plays a move from the position's legal moves.
 //!
-//! - [`eval`]: the static evaluation of each game, and what it knows of moves; Chak's is a
-//!   weighted sum of terms (`chak_terms`) whose weights (`chak_weights`) are fitted to
-//!   self-play games by [`tune`] (`pigeon tune`).
+//! - [`eval`]: the static evaluation of each game, and what it knows of moves; each game's is
+//!   a weighted sum of terms (`terms`) whose weights are fitted to self-play games by
+//!   [`tune`] (`pigeon tune`).
 //! - [`analysis`]: post-game analysis: every position evaluated within a fixed node budget,
 //!   moves judged by the winning chances they lost (`?!`, `?`, `??`), accuracy per player.
 //! - `search`: iterative deepening principal-variation search with quiescence, null-move
@@ -24,11 +24,10 @@
 //! 1.5 seconds.
 
 pub mod analysis;
-mod chak_terms;
-mod chak_weights;
 pub mod eval;
 mod search;
 mod table;
+mod terms;
 pub mod tune;
 
 use std::fmt;

@@ -1,4 +1,5 @@
-//! Fitting Chak's evaluation to self-play games (`pigeon tune`), in two steps:
+//! Fitting a game's evaluation, a weighted sum of terms (`terms`), to self-play games
+//! (`pigeon tune`), in two steps:
 //!
 //! 1. [`self_play`]: the engine plays itself at a fixed node budget from the stored openings,
 //!    each followed by a few random plies so that no two games are alike, and writes each
@@ -17,13 +18,14 @@ use std::io::{self, Write};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::chak_terms::{self, GROUPS, TERMS};
-use super::chak_weights::WEIGHTS;
-use super::eval::Evaluate;
+use super::terms::Terms;
 use super::{Control, Limits, Table, think};
 use crate::arena::openings;
+use crate::rules::chad::Chad;
 use crate::rules::chak::Chak;
-use crate::rules::{Color, Position, Record, Variant, VariantMove, VariantPosition};
+use crate::rules::chesscala::Chesscala;
+use crate::rules::shakti::Shakti;
+use crate::rules::{Color, Record, Variant, VariantPosition};
 
 /// Games still running after this many plies are counted as draws.
 const MAX_PLIES: usize = 300;
@@ -33,6 +35,8 @@ const DECIDED: i32 = 3_000;
 /// How the self-play games are played.
 #[derive(Debug, Clone)]
 pub struct SelfPlay {
+    /// The game.
+    pub variant: Variant,
     /// How many games.
     pub games: usize,
     /// Nodes a move.
@@ -46,9 +50,14 @@ pub struct SelfPlay {
 }
 
 /// One game's quiet positions and its result for White (1, 0.5 or 0).
-fn play_one(opening: &[String], config: &SelfPlay, game: usize, table: &mut Table) -> String {
+fn play_one<T: Terms>(
+    opening: &[String],
+    config: &SelfPlay,
+    game: usize,
+    table: &mut Table,
+) -> String {
     let mut rng = fastrand::Rng::with_seed(config.seed ^ (game as u64).wrapping_mul(0x9E37_79B9));
-    let start = VariantPosition::start(Variant::Chak);
+    let start = VariantPosition::start(T::VARIANT);
     let Ok(mut record) = Record::replay(start, opening) else {
         return String::new();
     };
@@ -83,10 +92,10 @@ fn play_one(opening: &[String], config: &SelfPlay, game: usize, table: &mut Tabl
         let Some(choice) = think(&record, &limits, seed, table, Control::default()) else {
             break "0.5";
         };
-        let VariantPosition::Chak(pos) = record.position() else {
+        let Some(pos) = T::of(record.position()) else {
             return String::new();
         };
-        let VariantMove::Chak(mv) = &choice.mv else {
+        let Some(mv) = T::move_of(&choice.mv) else {
             return String::new();
         };
         if !pos.in_check() && pos.gain(mv).is_none() && choice.score.abs() < DECIDED {
@@ -110,7 +119,20 @@ pub fn self_play(
     out: &mut (dyn Write + Send),
     progress: &(dyn Fn(usize) + Sync),
 ) -> io::Result<usize> {
-    let openings = openings(Variant::Chak).unwrap_or_default();
+    match config.variant {
+        Variant::Chak => self_play_of::<Chak>(config, out, progress),
+        Variant::Shakti => self_play_of::<Shakti>(config, out, progress),
+        Variant::Chad => self_play_of::<Chad>(config, out, progress),
+        Variant::Chesscala => self_play_of::<Chesscala>(config, out, progress),
+    }
+}
+
+fn self_play_of<T: Terms>(
+    config: &SelfPlay,
+    out: &mut (dyn Write + Send),
+    progress: &(dyn Fn(usize) + Sync),
+) -> io::Result<usize> {
+    let openings = openings(T::VARIANT).unwrap_or_default();
     if openings.is_empty() {
         return Ok(0);
     }
@@ -129,7 +151,7 @@ pub fn self_play(
                         break;
                     }
                     let lines =
-                        play_one(&openings[game % openings.len()], config, game, &mut table);
+                        play_one::<T>(&openings[game % openings.len()], config, game, &mut table);
                     written.fetch_add(lines.lines().count(), Ordering::Relaxed);
                     let mut out = out
                         .lock()
@@ -197,8 +219,11 @@ impl Samples {
         self.results.len()
     }
 
-    fn push(&mut self, pos: &Chak, result: f64) {
-        chak_terms::terms(pos, &mut self.terms);
+    fn push<T: Terms>(&mut self, pos: &T, result: f64) {
+        let terms = &mut self.terms;
+        pos.each_term(&mut |term, count| {
+            terms.push((term as u16, count.clamp(-128, 127) as i8));
+        });
         self.offsets.push(self.terms.len());
         self.results.push(result);
     }
@@ -246,7 +271,7 @@ fn predicted(value: f64, k: f64) -> f64 {
 ///
 /// # Errors
 /// The first line that does not read, with its number.
-fn read_samples(text: &str) -> Result<(Samples, Samples), String> {
+fn read_samples<T: Terms>(text: &str) -> Result<(Samples, Samples), String> {
     let (mut fit, mut held) = (Samples::new(), Samples::new());
     let lines = text.lines().count();
     for (number, line) in text.lines().enumerate() {
@@ -256,7 +281,7 @@ fn read_samples(text: &str) -> Result<(Samples, Samples), String> {
         let bad = || format!("line {}: expected `FEN;result`, got `{line}`", number + 1);
         let (fen, result) = line.rsplit_once(';').ok_or_else(bad)?;
         let result: f64 = result.trim().parse().map_err(|_| bad())?;
-        let pos = Chak::from_text(fen.trim()).map_err(|error| format!("{}: {error}", bad()))?;
+        let pos = T::read(fen.trim()).map_err(|error| format!("{}: {error}", bad()))?;
         let set = if number >= lines - lines / 10 {
             &mut held
         } else {
@@ -283,18 +308,33 @@ fn best_k(samples: &Samples, weights: &[f64]) -> f64 {
     f64::midpoint(low, high)
 }
 
-/// Fits the weights to the positions in `text` (lines written by [`self_play`]), starting from
-/// the current ones, reporting progress to `log`; returns the weights, rounded
-/// ([`weights_file`] prints them).
+/// Fits the weights of `variant` to the positions in `text` (lines written by
+/// [`self_play`]), starting from the current ones, reporting progress to `log`; returns the
+/// weights, rounded ([`weights_file`] prints them).
 ///
 /// # Errors
 /// A line that does not read, no positions, or writing to `log` failed.
-pub fn fit(text: &str, config: &Fit, log: &mut dyn Write) -> Result<Vec<i32>, String> {
-    let (samples, held) = read_samples(text)?;
+pub fn fit(
+    variant: Variant,
+    text: &str,
+    config: &Fit,
+    log: &mut dyn Write,
+) -> Result<Vec<i32>, String> {
+    match variant {
+        Variant::Chak => fit_of::<Chak>(text, config, log),
+        Variant::Shakti => fit_of::<Shakti>(text, config, log),
+        Variant::Chad => fit_of::<Chad>(text, config, log),
+        Variant::Chesscala => fit_of::<Chesscala>(text, config, log),
+    }
+}
+
+fn fit_of<T: Terms>(text: &str, config: &Fit, log: &mut dyn Write) -> Result<Vec<i32>, String> {
+    let (samples, held) = read_samples::<T>(text)?;
     if samples.len() == 0 {
         return Err(String::from("no positions to fit"));
     }
-    let start: Vec<f64> = WEIGHTS.iter().map(|&w| f64::from(w)).collect();
+    let start: Vec<f64> = T::weights().iter().map(|&w| f64::from(w)).collect();
+    let terms = start.len();
     let k = best_k(&samples, &start);
     let io = |error: io::Error| error.to_string();
     writeln!(
@@ -307,7 +347,7 @@ pub fn fit(text: &str, config: &Fit, log: &mut dyn Write) -> Result<Vec<i32>, St
     )
     .map_err(io)?;
     let mut weights = start.clone();
-    let (mut first, mut second) = (vec![0.0; TERMS], vec![0.0; TERMS]);
+    let (mut first, mut second) = (vec![0.0; terms], vec![0.0; terms]);
     let (beta1, beta2) = (0.9f64, 0.999f64);
     let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     let chunk = samples.len().div_ceil(threads);
@@ -328,7 +368,7 @@ pub fn fit(text: &str, config: &Fit, log: &mut dyn Write) -> Result<Vec<i32>, St
                 .collect()
         });
         let n = samples.len() as f64;
-        for term in 0..TERMS {
+        for term in 0..terms {
             let gradient = parts
                 .iter()
                 .map(|part| part.get(term).copied().unwrap_or(0.0))
@@ -354,27 +394,36 @@ pub fn fit(text: &str, config: &Fit, log: &mut dyn Write) -> Result<Vec<i32>, St
     Ok(weights.iter().map(|w| w.round() as i32).collect())
 }
 
-/// The weights file (`src/engine/chak_weights.rs`) for `weights`.
+/// The weights file of `variant` (`src/engine/terms/<game>_weights.rs`) for `weights`.
 #[must_use]
-pub fn weights_file(weights: &[i32]) -> String {
-    let mut text = String::from(
-        "//! Chak's evaluation weights, one per term of `chak_terms` (in its order). Written by\n\
-         //! `pigeon tune fit`; the hand-set values the first fit started from are in its history.\n\
+pub fn weights_file(variant: Variant, weights: &[i32]) -> String {
+    match variant {
+        Variant::Chak => weights_file_of::<Chak>(weights),
+        Variant::Shakti => weights_file_of::<Shakti>(weights),
+        Variant::Chad => weights_file_of::<Chad>(weights),
+        Variant::Chesscala => weights_file_of::<Chesscala>(weights),
+    }
+}
+
+fn weights_file_of<T: Terms>(weights: &[i32]) -> String {
+    let key = T::VARIANT.key();
+    let mut text = format!(
+        "//! {}'s evaluation weights, one per term of `{key}.rs` (in its order).\n\
+         //! Written by `pigeon tune fit`; the README's Engine section says which are fitted.\n\
          \n\
-         use super::chak_terms::TERMS;\n\
+         use super::{key}::TERMS;\n\
          \n\
          /// The weight of each term, in centipawn-like points.\n\
          #[rustfmt::skip]\n\
          pub(super) const WEIGHTS: [i32; TERMS] = [\n",
+        T::VARIANT.name()
     );
-    for (name, start, size) in GROUPS {
-        let row = match size {
-            30 => 3,
-            20 => 2,
-            size => size.min(9),
-        };
-        text.push_str(&format!("    // {name}\n"));
-        for line in weights[start..start + size].chunks(row) {
+    for group in T::groups() {
+        text.push_str(&format!("    // {}\n", group.name));
+        let values = weights
+            .get(group.start..group.start + group.size)
+            .unwrap_or_default();
+        for line in values.chunks(group.row) {
             let cells: Vec<String> = line
                 .iter()
                 .map(|w| format!("{:>5}", format!("{w},")))
@@ -393,9 +442,32 @@ mod tests {
     /// The printed weights file is the one compiled in, for the weights compiled in: the file
     /// the tuner writes is the file the engine reads.
     #[test]
-    fn the_weights_file_is_printed_as_it_is_read() {
-        let printed = weights_file(&WEIGHTS);
-        assert_eq!(printed, include_str!("chak_weights.rs"));
+    fn the_weights_files_are_printed_as_they_are_read() {
+        let files = [
+            (
+                Variant::Chak,
+                include_str!("terms/chak_weights.rs"),
+                Chak::weights(),
+            ),
+            (
+                Variant::Shakti,
+                include_str!("terms/shakti_weights.rs"),
+                Shakti::weights(),
+            ),
+            (
+                Variant::Chad,
+                include_str!("terms/chad_weights.rs"),
+                Chad::weights(),
+            ),
+            (
+                Variant::Chesscala,
+                include_str!("terms/chesscala_weights.rs"),
+                Chesscala::weights(),
+            ),
+        ];
+        for (variant, file, weights) in files {
+            assert_eq!(weights_file(variant, weights), file, "{variant}");
+        }
     }
 
     /// A fit moves the weights towards what decides the games: an extra pawn and an extra
@@ -418,13 +490,13 @@ mod tests {
             iterations: 100,
             ..Fit::default()
         };
-        let weights = fit(&text, &config, &mut io::sink()).expect("fits");
+        let weights = fit(Variant::Chak, &text, &config, &mut io::sink()).expect("fits");
         // Green's a7 pawn stands on i3 as its side sees it, its i9 serpent on a1.
-        let pawn = chak_terms::PLACEMENT + 7 * 81 + 26;
-        let serpent = chak_terms::PLACEMENT + 6 * 81;
-        assert!(weights[pawn] > WEIGHTS[pawn] + 20, "{}", weights[pawn]);
+        let (pawn, serpent) = (7 * 81 + 26, 6 * 81);
+        let start = Chak::weights();
+        assert!(weights[pawn] > start[pawn] + 20, "{}", weights[pawn]);
         assert!(
-            weights[serpent] < WEIGHTS[serpent] - 20,
+            weights[serpent] < start[serpent] - 20,
             "{}",
             weights[serpent]
         );

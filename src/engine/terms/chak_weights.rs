@@ -1,7 +1,7 @@
-//! Chak's evaluation weights, one per term of `chak_terms` (in its order). Written by
-//! `pigeon tune fit`; the hand-set values the first fit started from are in its history.
+//! Chak's evaluation weights, one per term of `chak.rs` (in its order).
+//! Written by `pigeon tune fit`; the README's Engine section says which are fitted.
 
-use super::chak_terms::TERMS;
+use super::chak::TERMS;
 
 /// The weight of each term, in centipawn-like points.
 #[rustfmt::skip]

@@ -19,6 +19,7 @@
 use std::sync::LazyLock;
 
 use super::chak_weights::WEIGHTS;
+use super::{Group, side, steps as king_steps, tempo_and_check};
 use crate::rules::chak::{Chak, Kind};
 use crate::rules::{Color, Position};
 
@@ -41,31 +42,44 @@ pub(super) const IN_CHECK: usize = TEMPO + 1;
 /// How many terms (and weights) Chak's evaluation has.
 pub const TERMS: usize = IN_CHECK + 1;
 
-/// The groups of terms in order, with their sizes, for printing the weights.
-pub(super) const GROUPS: [(&str, usize, usize); 6] = [
-    (
-        "placement: a piece of each kind (K D J Q S V R P W O) on each square a1..i9, from its side",
-        PLACEMENT,
-        KINDS * SQUARES,
-    ),
-    (
-        "attack: a piece of each kind 1, 2, 3 steps from the enemy king",
-        ATTACK,
-        KINDS * ATTACK_STEPS,
-    ),
-    (
-        "guard: a piece of each kind 1, 2 steps from its own king",
-        GUARD,
-        KINDS * GUARD_STEPS,
-    ),
-    (
-        "crowd: 0, 1, ... 6 or more enemy pieces (not pawns or offerings) within 2 steps of a king",
-        CROWD,
-        CROWD_MAX + 1,
-    ),
-    ("tempo: the side to move", TEMPO, 1),
-    ("in check: the side to move stands in check", IN_CHECK, 1),
+/// The game's own groups of terms in order, for printing the weights (the tempo and
+/// standing in check follow).
+pub(super) const GROUPS: [Group; 4] = [
+    Group {
+        name: "placement: a piece of each kind (K D J Q S V R P W O) on each square a1..i9, from its side",
+        start: PLACEMENT,
+        size: KINDS * SQUARES,
+        row: 9,
+    },
+    Group {
+        name: "attack: a piece of each kind 1, 2, 3 steps from the enemy king",
+        start: ATTACK,
+        size: KINDS * ATTACK_STEPS,
+        row: ATTACK_STEPS,
+    },
+    Group {
+        name: "guard: a piece of each kind 1, 2 steps from its own king",
+        start: GUARD,
+        size: KINDS * GUARD_STEPS,
+        row: GUARD_STEPS,
+    },
+    Group {
+        name: "crowd: 0, 1, ... 6 or more enemy pieces (not pawns or offerings) within 2 steps of a king",
+        start: CROWD,
+        size: CROWD_MAX + 1,
+        row: CROWD_MAX + 1,
+    },
 ];
+
+/// A square as its own side sees it.
+fn own_square(sq: usize, color: Color) -> usize {
+    super::own_square(sq, color, SQUARES)
+}
+
+/// King steps between two squares.
+fn steps(a: usize, b: usize) -> usize {
+    king_steps(a, b, 9)
+}
 
 fn kind_index(kind: Kind) -> usize {
     kind as usize - 1
@@ -74,28 +88,6 @@ fn kind_index(kind: Kind) -> usize {
 /// Whether a piece of this kind counts in the crowd around the enemy king.
 fn crowds(kind: Kind) -> bool {
     !matches!(kind, Kind::Pawn | Kind::Offering)
-}
-
-/// A square as its own side sees it: Green's army stands turned half a turn.
-fn own_square(sq: usize, color: Color) -> usize {
-    match color {
-        Color::White => sq,
-        Color::Black => SQUARES - 1 - sq,
-    }
-}
-
-/// King steps between two squares.
-fn steps(a: usize, b: usize) -> usize {
-    let (af, ar, bf, br) = (a % 9, a / 9, b % 9, b / 9);
-    af.abs_diff(bf).max(ar.abs_diff(br))
-}
-
-/// A side's share: `+1` for White, `-1` for Green.
-fn side(color: Color) -> i32 {
-    match color {
-        Color::White => 1,
-        Color::Black => -1,
-    }
 }
 
 /// The weights spread into what the evaluation looks up: per side (signed from White's
@@ -136,7 +128,7 @@ static TABLES: LazyLock<Tables> = LazyLock::new(|| {
 });
 
 /// The value of `pos` for the side to move.
-pub(super) fn evaluate(pos: &Chak) -> i32 {
+pub(in crate::engine) fn evaluate(pos: &Chak) -> i32 {
     let tables = &*TABLES;
     let royal = [
         pos.royal_square(Color::White),
@@ -163,75 +155,38 @@ pub(super) fn evaluate(pos: &Chak) -> i32 {
     mover + WEIGHTS[TEMPO] + check
 }
 
-/// The terms of `pos` that are not zero, as (term, count from White's side) pairs; a term may
-/// appear more than once (its counts add up).
-pub(super) fn terms(pos: &Chak, out: &mut Vec<(u16, i8)>) {
+/// Calls `add(term, count)` for the terms of `pos` that are not zero, counts from White's
+/// side (see [`super::Terms::each_term`]).
+pub(super) fn each_term(pos: &Chak, add: &mut dyn FnMut(usize, i32)) {
     let royal = [
         pos.royal_square(Color::White),
         pos.royal_square(Color::Black),
     ];
-    let mut push = |term: usize, count: i32| out.push((term as u16, count as i8));
     let mut crowd = [0usize; 2];
     for (sq, color, kind) in pos.squares() {
         let (c, k, sign) = (color.index(), kind_index(kind), side(color));
-        push(PLACEMENT + k * SQUARES + own_square(sq, color), sign);
+        add(PLACEMENT + k * SQUARES + own_square(sq, color), sign);
         let to_enemy = steps(sq, royal[1 - c]);
         if (1..=ATTACK_STEPS).contains(&to_enemy) {
-            push(ATTACK + k * ATTACK_STEPS + to_enemy - 1, sign);
+            add(ATTACK + k * ATTACK_STEPS + to_enemy - 1, sign);
         }
         let to_own = steps(sq, royal[c]);
         if (1..=GUARD_STEPS).contains(&to_own) {
-            push(GUARD + k * GUARD_STEPS + to_own - 1, sign);
+            add(GUARD + k * GUARD_STEPS + to_own - 1, sign);
         }
         if to_enemy <= usize::from(CROWD_STEPS) && crowds(kind) {
             crowd[1 - c] += 1;
         }
     }
-    push(CROWD + crowd[0].min(CROWD_MAX), 1);
-    push(CROWD + crowd[1].min(CROWD_MAX), -1);
-    let mover = side(pos.turn());
-    push(TEMPO, mover);
-    if pos.in_check() {
-        push(IN_CHECK, mover);
-    }
+    add(CROWD + crowd[0].min(CROWD_MAX), 1);
+    add(CROWD + crowd[1].min(CROWD_MAX), -1);
+    tempo_and_check(pos, TEMPO, add);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rules::Position;
-
-    /// The evaluation is exactly the weighted sum of the terms the tuner fits, for positions
-    /// of every kind met in play (promotions, checks, both sides to move).
-    #[test]
-    fn the_evaluation_is_the_weighted_sum_of_the_terms() {
-        let mut rng = fastrand::Rng::with_seed(7);
-        let mut checked = 0;
-        for _ in 0..40 {
-            let mut pos = Chak::start();
-            for _ in 0..120 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() || pos.outcome().is_some() {
-                    break;
-                }
-                pos = pos.play(&moves[rng.usize(..moves.len())]);
-                let mut terms_of = Vec::new();
-                terms(&pos, &mut terms_of);
-                let white: i32 = terms_of
-                    .iter()
-                    .map(|&(term, count)| WEIGHTS[usize::from(term)] * i32::from(count))
-                    .sum();
-                let mover = if pos.turn() == Color::White {
-                    white
-                } else {
-                    -white
-                };
-                assert_eq!(evaluate(&pos), mover, "{}", pos.to_text());
-                checked += 1;
-            }
-        }
-        assert!(checked > 1_000);
-    }
 
     /// A side's value does not depend on which side it is: the start position, where the armies
     /// stand turned half a turn from each other, is worth the tempo to either side.
