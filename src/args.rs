@@ -180,8 +180,12 @@ pub(crate) enum Command {
         games: usize,
         /// Begin at this game, numbered as in the whole match, to finish one that was stopped:
         /// each game keeps its opening and colours.
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
-        first_game: u64,
+        #[arg(
+            long,
+            default_value_t = 1,
+            value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..)
+        )]
+        first_game: usize,
         /// Each move: search this many nodes.
         #[arg(long, group = "limit")]
         nodes: Option<u64>,

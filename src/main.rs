@@ -287,7 +287,7 @@ struct MatchRequest {
     engines: Vec<String>,
     variant: Variant,
     games: usize,
-    first_game: u64,
+    first_game: usize,
     /// `--nodes`, `--depth`, `--movetime`, `--tc`: at most one is given.
     limit: (Option<u64>, Option<u32>, Option<u64>, Option<String>),
     max_plies: Option<usize>,
@@ -315,7 +315,7 @@ fn match_main(request: MatchRequest) -> ExitCode {
             engines: [first, second],
             variant: request.variant,
             games: request.games,
-            first_game: usize::try_from(request.first_game).unwrap_or(usize::MAX),
+            first_game: request.first_game,
             limit,
             max_plies: request.max_plies,
             sprt,

@@ -27,6 +27,18 @@ use crate::rules::chesscala::Chesscala;
 use crate::rules::shakti::Shakti;
 use crate::rules::{Color, Record, Variant, VariantPosition};
 
+/// Calls the generic function `$f` for the game `$variant` names.
+macro_rules! for_game {
+    ($variant:expr, $f:ident($($arg:expr),*)) => {
+        match $variant {
+            Variant::Chak => $f::<Chak>($($arg),*),
+            Variant::Shakti => $f::<Shakti>($($arg),*),
+            Variant::Chad => $f::<Chad>($($arg),*),
+            Variant::Chesscala => $f::<Chesscala>($($arg),*),
+        }
+    };
+}
+
 /// Games still running after this many plies are counted as draws.
 const MAX_PLIES: usize = 300;
 /// Positions whose search score is beyond this are left out (the game is decided).
@@ -119,12 +131,7 @@ pub fn self_play(
     out: &mut (dyn Write + Send),
     progress: &(dyn Fn(usize) + Sync),
 ) -> io::Result<usize> {
-    match config.variant {
-        Variant::Chak => self_play_of::<Chak>(config, out, progress),
-        Variant::Shakti => self_play_of::<Shakti>(config, out, progress),
-        Variant::Chad => self_play_of::<Chad>(config, out, progress),
-        Variant::Chesscala => self_play_of::<Chesscala>(config, out, progress),
-    }
+    for_game!(config.variant, self_play_of(config, out, progress))
 }
 
 fn self_play_of<T: Terms>(
@@ -320,12 +327,7 @@ pub fn fit(
     config: &Fit,
     log: &mut dyn Write,
 ) -> Result<Vec<i32>, String> {
-    match variant {
-        Variant::Chak => fit_of::<Chak>(text, config, log),
-        Variant::Shakti => fit_of::<Shakti>(text, config, log),
-        Variant::Chad => fit_of::<Chad>(text, config, log),
-        Variant::Chesscala => fit_of::<Chesscala>(text, config, log),
-    }
+    for_game!(variant, fit_of(text, config, log))
 }
 
 fn fit_of<T: Terms>(text: &str, config: &Fit, log: &mut dyn Write) -> Result<Vec<i32>, String> {
@@ -397,12 +399,7 @@ fn fit_of<T: Terms>(text: &str, config: &Fit, log: &mut dyn Write) -> Result<Vec
 /// The weights file of `variant` (`src/engine/terms/<game>_weights.rs`) for `weights`.
 #[must_use]
 pub fn weights_file(variant: Variant, weights: &[i32]) -> String {
-    match variant {
-        Variant::Chak => weights_file_of::<Chak>(weights),
-        Variant::Shakti => weights_file_of::<Shakti>(weights),
-        Variant::Chad => weights_file_of::<Chad>(weights),
-        Variant::Chesscala => weights_file_of::<Chesscala>(weights),
-    }
+    for_game!(variant, weights_file_of(weights))
 }
 
 fn weights_file_of<T: Terms>(weights: &[i32]) -> String {

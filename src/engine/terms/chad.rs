@@ -7,7 +7,7 @@
 //! - a rook or queen one or two steps from its own king: the castle's defence;
 //! - the tempo, and the side to move standing in check.
 
-use super::{Group, own_square, pieces, side, steps, tempo_and_check};
+use super::{Group, NearKing, kings, own_square, pieces, side, tempo_and_check};
 use crate::rules::Position;
 use crate::rules::chad::Chad;
 
@@ -52,14 +52,9 @@ pub(super) const GROUPS: [Group; 3] = [
 ];
 
 /// Calls `add(term, count)` for the terms of `pos` that are not zero (see the `terms` module).
-pub(super) fn each_term(pos: &Chad, add: &mut dyn FnMut(usize, i32)) {
+pub(super) fn each_term(pos: &Chad, add: &mut impl FnMut(usize, i32)) {
     let view = pos.board_view();
-    let mut kings = [None; 2];
-    for (square, color, letter) in pieces(&view) {
-        if letter == 'K' {
-            kings[color.index()] = Some(square);
-        }
-    }
+    let kings = kings(&view);
     for (square, color, letter) in pieces(&view) {
         let Some(kind) = LETTERS.iter().position(|&l| l == letter) else {
             continue;
@@ -73,18 +68,18 @@ pub(super) fn each_term(pos: &Chad, add: &mut dyn FnMut(usize, i32)) {
             continue;
         }
         let fighter = kind - 1;
-        if let Some(king) = kings[color.other().index()] {
-            let to_enemy = steps(square, king, FILES);
-            if (1..=ATTACK_STEPS).contains(&to_enemy) {
-                add(ATTACK + fighter * ATTACK_STEPS + to_enemy - 1, sign);
-            }
-        }
-        if let Some(king) = kings[color.index()] {
-            let to_own = steps(square, king, FILES);
-            if (1..=GUARD_STEPS).contains(&to_own) {
-                add(GUARD + fighter * GUARD_STEPS + to_own - 1, sign);
-            }
-        }
+        let attack = NearKing {
+            start: ATTACK + fighter * ATTACK_STEPS,
+            len: ATTACK_STEPS,
+            files: FILES,
+        };
+        let guard = NearKing {
+            start: GUARD + fighter * GUARD_STEPS,
+            len: GUARD_STEPS,
+            files: FILES,
+        };
+        attack.add(square, kings[color.other().index()], sign, add);
+        guard.add(square, kings[color.index()], sign, add);
     }
     tempo_and_check(pos, TEMPO, add);
 }

@@ -33,12 +33,12 @@ const CROWD_STEPS: u8 = 2;
 const CROWD_MAX: usize = 6;
 
 /// Where each group of terms starts among the weights.
-pub(super) const PLACEMENT: usize = 0;
-pub(super) const ATTACK: usize = PLACEMENT + KINDS * SQUARES;
-pub(super) const GUARD: usize = ATTACK + KINDS * ATTACK_STEPS;
-pub(super) const CROWD: usize = GUARD + KINDS * GUARD_STEPS;
-pub(super) const TEMPO: usize = CROWD + CROWD_MAX + 1;
-pub(super) const IN_CHECK: usize = TEMPO + 1;
+const PLACEMENT: usize = 0;
+const ATTACK: usize = PLACEMENT + KINDS * SQUARES;
+const GUARD: usize = ATTACK + KINDS * ATTACK_STEPS;
+const CROWD: usize = GUARD + KINDS * GUARD_STEPS;
+const TEMPO: usize = CROWD + CROWD_MAX + 1;
+const IN_CHECK: usize = TEMPO + 1;
 /// How many terms (and weights) Chak's evaluation has.
 pub const TERMS: usize = IN_CHECK + 1;
 
@@ -157,7 +157,7 @@ pub(in crate::engine) fn evaluate(pos: &Chak) -> i32 {
 
 /// Calls `add(term, count)` for the terms of `pos` that are not zero, counts from White's
 /// side (see [`super::Terms::each_term`]).
-pub(super) fn each_term(pos: &Chak, add: &mut dyn FnMut(usize, i32)) {
+pub(super) fn each_term(pos: &Chak, add: &mut impl FnMut(usize, i32)) {
     let royal = [
         pos.royal_square(Color::White),
         pos.royal_square(Color::Black),

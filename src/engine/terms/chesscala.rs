@@ -50,7 +50,7 @@ pub(super) const GROUPS: [Group; 3] = [
 ];
 
 /// Calls `add(term, count)` for the terms of `pos` that are not zero (see the `terms` module).
-pub(super) fn each_term(pos: &Chesscala, add: &mut dyn FnMut(usize, i32)) {
+pub(super) fn each_term(pos: &Chesscala, add: &mut impl FnMut(usize, i32)) {
     let view = pos.board_view();
     for (square, color, letter) in pieces(&view) {
         if let Some(kind) = LETTERS.iter().position(|&l| l == letter) {

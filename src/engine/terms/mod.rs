@@ -48,7 +48,7 @@ pub(super) trait Terms: Evaluate + Sized + Send + Sync + 'static {
 
     /// Calls `add(term, count)` for the terms of the position that are not zero, with counts
     /// from White's side; a term may come more than once (its counts add up).
-    fn each_term(&self, add: &mut dyn FnMut(usize, i32));
+    fn each_term(&self, add: &mut impl FnMut(usize, i32));
 
     /// The position inside a [`VariantPosition`] of this game.
     fn of(pos: &VariantPosition) -> Option<&Self>;
@@ -109,6 +109,44 @@ pub(super) fn pieces(view: &BoardView) -> impl Iterator<Item = (usize, Color, ch
     })
 }
 
+/// Each side's king square, White's first, in a game with one king a side.
+pub(super) fn kings(view: &BoardView) -> [Option<usize>; 2] {
+    let mut kings = [None; 2];
+    for (square, color, letter) in pieces(view) {
+        if letter == 'K' {
+            kings[color.index()] = Some(square);
+        }
+    }
+    kings
+}
+
+/// Terms for a piece one to `len` king steps from a king, the first at `start`, on a board
+/// `files` wide.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct NearKing {
+    pub start: usize,
+    pub len: usize,
+    pub files: usize,
+}
+
+impl NearKing {
+    /// Adds the term of a piece on `square` for its side (`sign`), if `king` is near enough.
+    pub(super) fn add(
+        self,
+        square: usize,
+        king: Option<usize>,
+        sign: i32,
+        add: &mut impl FnMut(usize, i32),
+    ) {
+        if let Some(king) = king {
+            let steps = steps(square, king, self.files);
+            if (1..=self.len).contains(&steps) {
+                add(self.start + steps - 1, sign);
+            }
+        }
+    }
+}
+
 /// A game's own groups of terms, then the tempo and standing in check, which end every
 /// game's terms.
 fn with_tempo(own: &[Group]) -> Vec<Group> {
@@ -130,7 +168,11 @@ fn with_tempo(own: &[Group]) -> Vec<Group> {
 }
 
 /// The tempo and in-check terms, the last two of every game: `tempo` is the tempo's index.
-pub(super) fn tempo_and_check<P: Position>(pos: &P, tempo: usize, add: &mut dyn FnMut(usize, i32)) {
+pub(super) fn tempo_and_check<P: Position>(
+    pos: &P,
+    tempo: usize,
+    add: &mut impl FnMut(usize, i32),
+) {
     let mover = side(pos.turn());
     add(tempo, mover);
     if pos.in_check() {
@@ -151,7 +193,7 @@ macro_rules! terms_of_game {
                 with_tempo(&$terms::GROUPS)
             }
 
-            fn each_term(&self, add: &mut dyn FnMut(usize, i32)) {
+            fn each_term(&self, add: &mut impl FnMut(usize, i32)) {
                 $terms::each_term(self, add);
             }
 

@@ -8,7 +8,7 @@
 //! - a king with none to eight tiles next to it: its room, the only escapes it has in check;
 //! - the tempo, and the side to move standing in check.
 
-use super::{Group, own_square, pieces, side, steps, tempo_and_check};
+use super::{Group, NearKing, kings, own_square, pieces, side, tempo_and_check};
 use crate::rules::shakti::Shakti;
 use crate::rules::{Cell, Position};
 
@@ -58,7 +58,7 @@ pub(super) const GROUPS: [Group; 4] = [
 ];
 
 /// Calls `add(term, count)` for the terms of `pos` that are not zero (see the `terms` module).
-pub(super) fn each_term(pos: &Shakti, add: &mut dyn FnMut(usize, i32)) {
+pub(super) fn each_term(pos: &Shakti, add: &mut impl FnMut(usize, i32)) {
     let view = pos.board_view();
     let tile = |file: usize, rank: usize, df: isize, dr: isize| {
         let (Some(file), Some(rank)) = (file.checked_add_signed(df), rank.checked_add_signed(dr))
@@ -67,12 +67,17 @@ pub(super) fn each_term(pos: &Shakti, add: &mut dyn FnMut(usize, i32)) {
         };
         file < FILES && rank < FILES && !matches!(view.cells[rank * FILES + file], Cell::Hole)
     };
-    let mut kings = [None; 2];
-    for (square, color, letter) in pieces(&view) {
-        if letter == 'K' {
-            kings[color.index()] = Some(square);
-        }
-    }
+    let kings = kings(&view);
+    let hunt = NearKing {
+        start: HUNT,
+        len: HUNT_STEPS,
+        files: FILES,
+    };
+    let guard = NearKing {
+        start: GUARD,
+        len: GUARD_STEPS,
+        files: FILES,
+    };
     for (square, color, letter) in pieces(&view) {
         let sign = side(color);
         let warrior = letter != 'K';
@@ -82,18 +87,8 @@ pub(super) fn each_term(pos: &Shakti, add: &mut dyn FnMut(usize, i32)) {
             sign,
         );
         if warrior {
-            if let Some(king) = kings[color.other().index()] {
-                let to_enemy = steps(square, king, FILES);
-                if (1..=HUNT_STEPS).contains(&to_enemy) {
-                    add(HUNT + to_enemy - 1, sign);
-                }
-            }
-            if let Some(king) = kings[color.index()] {
-                let to_own = steps(square, king, FILES);
-                if (1..=GUARD_STEPS).contains(&to_own) {
-                    add(GUARD + to_own - 1, sign);
-                }
-            }
+            hunt.add(square, kings[color.other().index()], sign, add);
+            guard.add(square, kings[color.index()], sign, add);
         } else {
             let (file, rank) = (square % FILES, square / FILES);
             let room = (-1..=1)
