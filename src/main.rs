@@ -327,7 +327,9 @@ fn match_main(request: MatchRequest) -> ExitCode {
         for line in report.summary(config.sprt.as_ref()) {
             println!("{line}");
         }
-        Ok(())
+        report
+            .stopped
+            .map_or(Ok(()), |stopped| Err(stopped.to_string()))
     };
     exit_code(run())
 }

@@ -13,6 +13,7 @@ mod openings;
 mod player;
 mod stats;
 
+use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::PathBuf;
@@ -192,6 +193,28 @@ pub struct Report {
     pub tally: Tally,
     /// The engines' names, the first engine first.
     pub names: [String; 2],
+    /// What stopped the match before its last game, after some games were played.
+    pub stopped: Option<Stopped>,
+}
+
+/// A failure that stopped a match part way.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stopped {
+    /// What went wrong.
+    pub problem: String,
+    /// The first game not played: `--first-game` goes on from it.
+    pub next_game: usize,
+}
+
+impl fmt::Display for Stopped {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "The match stopped before game {}: {}. Fix that, then go on with --first-game {} \
+             (and the same --games, and --records to add to the same file).",
+            self.next_game, self.problem, self.next_game
+        )
+    }
 }
 
 impl Report {
@@ -221,8 +244,10 @@ impl Report {
 /// Plays the match, writing a line per finished game to `log`.
 ///
 /// # Errors
-/// [`ArenaError`] when an engine cannot be started or an opening does not replay. An engine
-/// that fails during a game loses that game instead.
+/// [`ArenaError`] when an engine cannot be started or an opening does not replay before any
+/// game was played; such a failure later stops the match with the games played so far, and
+/// says so in [`Report::stopped`]. An engine that fails during a game loses that game, and is
+/// started afresh for the next if it no longer answers.
 pub fn play_match(
     config: &MatchConfig,
     log: &mut (dyn Write + Send),
@@ -281,17 +306,25 @@ pub fn play_match(
         }
     });
     let shared = shared.into_inner().unwrap_or_else(PoisonError::into_inner);
-    if let Some(error) = shared.failure
-        && shared.games.is_empty()
+    if shared.games.is_empty()
+        && let Some(error) = shared.failure
     {
         return Err(error);
     }
     let mut games = shared.games;
     games.sort_by_key(|game| game.number);
+    let stopped = shared.failure.map(|error| Stopped {
+        problem: error.to_string(),
+        // The games run in parallel: the first number missing counts.
+        next_game: (first + 1..)
+            .find(|number| !games.iter().any(|game| game.number == *number))
+            .unwrap_or(total),
+    });
     Ok(Report {
         games,
         tally: shared.tally,
         names: shared.names,
+        stopped,
     })
 }
 
@@ -375,6 +408,13 @@ impl Worker<'_, '_> {
                 return Ok(());
             }
             let opening = &self.openings[(index / 2) % self.openings.len()];
+            for (player, command) in players.iter_mut().zip(&self.config.engines) {
+                // An engine that stopped answering in the last game is started afresh.
+                if player.new_game().is_err() {
+                    *player = Player::start(command, self.config.variant)?;
+                    player.new_game()?;
+                }
+            }
             let white = index % 2;
             let game = play_game(&mut players, white, opening, self.config, index + 1)?;
             self.finish(game);
@@ -432,7 +472,7 @@ fn patience(limit: MoveLimit, left: Option<Duration>) -> Duration {
     }
 }
 
-/// Plays one game: engine `white` has White.
+/// Plays one game between engines ready for it: engine `white` has White.
 fn play_game(
     players: &mut [Player; 2],
     white: usize,
@@ -447,9 +487,6 @@ fn play_game(
             line: 0,
             problem: error.to_string(),
         })?;
-    for player in players.iter_mut() {
-        player.new_game()?;
-    }
     let names = [players[white].name.clone(), players[1 - white].name.clone()];
     let mut clocks = match config.limit {
         MoveLimit::Clock { base, .. } => Some([base, base]),

@@ -379,3 +379,71 @@ fn a_match_refuses_an_engine_that_does_not_start() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("cannot start it"), "{stderr}");
 }
+
+/// An engine whose first process plays a move and then dies (its input ends after eight
+/// lines: the handshake, a new game and one move), and whose later processes either play
+/// on (`again` true) or cannot start.
+fn dying_engine(dir: &std::path::Path, again: bool) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let binary = env!("CARGO_BIN_EXE_pigeon");
+    let marker = dir.join("started");
+    let later = if again {
+        format!("exec '{binary}' uci --level 1")
+    } else {
+        String::from("exit 1")
+    };
+    let script = dir.join("dying-engine");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nif [ -e '{marker}' ]; then {later}; fi\ntouch '{marker}'\n\
+             i=0\nwhile [ $i -lt 8 ] && IFS= read -r line; do\n\
+             printf '%s\\n' \"$line\"; i=$((i + 1))\ndone | '{binary}' uci --level 1\n",
+            marker = marker.display()
+        ),
+    )
+    .expect("the script is written");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755))
+        .expect("the script is made executable");
+    script.display().to_string()
+}
+
+#[test]
+fn an_engine_that_dies_loses_its_game_and_is_started_again_or_stops_the_match() {
+    let binary = env!("CARGO_BIN_EXE_pigeon");
+    let run = |engine: &str| {
+        Command::new(binary)
+            .args(["match", "--engine", engine, "--engine"])
+            .arg(format!("{binary} uci --level 1"))
+            .args(["--games", "4", "--nodes", "50", "--max-plies", "16"])
+            .output()
+            .expect("pigeon match runs")
+    };
+    // Started again, it plays the rest of the match; the game it died in is lost.
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let output = run(&dying_engine(dir.path(), true));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{output:?}");
+    let first = stdout
+        .lines()
+        .find(|line| line.starts_with("Game 1 ("))
+        .expect("game 1 is reported");
+    assert!(first.contains("0-1") && first.contains("failed"), "{first}");
+    for number in 2..=4 {
+        assert!(stdout.contains(&format!("Game {number} (")), "{stdout}");
+    }
+    // If it cannot be started again, the match stops with the games played, says why and
+    // where to go on from, and fails.
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let output = run(&dying_engine(dir.path(), false));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stdout}");
+    assert!(stdout.contains("Game 1 ("), "{stdout}");
+    assert!(stdout.contains("Score of "), "{stdout}");
+    assert!(!stdout.contains("Game 3 ("), "{stdout}");
+    assert!(
+        stderr.contains("The match stopped before game 2") && stderr.contains("--first-game 2"),
+        "{stderr}"
+    );
+}
