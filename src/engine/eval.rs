@@ -25,6 +25,13 @@ use crate::rules::{Coord, Outcome, Position};
 
 /// A position the engine can judge without searching.
 pub trait Evaluate: Position {
+    /// Whether a side in check is searched a ply deeper: where checks are rare and forcing.
+    const CHECK_EXTENSION: bool = true;
+
+    /// How many plies the quiescence search may go past the horizon: as far as captures go
+    /// where they soon run out.
+    const QUIESCENCE_PLIES: u32 = u32::MAX;
+
     /// The position's value for the side to move (positive: better for the side to move).
     fn evaluate(&self) -> i32;
 
@@ -41,13 +48,31 @@ pub trait Evaluate: Position {
         self.outcome()
     }
 
-    /// The legal moves the quiescence search plays, each with its [`Evaluate::gain`]. The
-    /// legal moves with a gain unless a game generates them more cheaply.
+    /// Where a game's moves join a capture with a quiet part (a Chesscala turn: a capture, then
+    /// a sowing), an id of the capture alone: the search counts the first move of each capture
+    /// as a capture and the others as quiet moves, and the quiescence search plays only the
+    /// first. `None` (the default): every move stands alone.
+    fn capture_id(&self, _mv: &Self::Move) -> Option<u32> {
+        None
+    }
+
+    /// The legal moves the quiescence search plays, each with its [`Evaluate::gain`]: the legal
+    /// moves with a gain (the first of each capture), unless a game generates them more
+    /// cheaply.
     fn noisy_moves(&self) -> Vec<(Self::Move, i32)> {
+        let mut captures = Vec::new();
         self.legal_moves()
             .into_iter()
             .filter_map(|mv| self.gain(&mv).map(|gain| (mv, gain)))
+            .filter(|(mv, _)| super::search::first_capture(self, mv, &mut captures))
             .collect()
+    }
+
+    /// Whether the quiescence search may stand on the static value here and search only
+    /// the noisy moves; where it may not, every legal move is searched. By default: when the
+    /// side to move is not in check.
+    fn may_stand_pat(&self) -> bool {
+        !self.in_check()
     }
 
     /// A stable, non-zero id of `mv` among this game's moves, for the table, the killer moves
@@ -94,6 +119,21 @@ fn chak_squeezable(pos: &Chak) -> bool {
                 ChakKind::King | ChakKind::Divine | ChakKind::Pawn | ChakKind::Offering
             )
     })
+}
+
+/// What capturing a Chesscala piece wins in the move order, by its letter: its material and
+/// a loss more for its side (the hand-set values of the evaluation's tables).
+fn chesscala_value(letter: char) -> i32 {
+    40 + match letter {
+        'Q' => 900,
+        'H' => 600,
+        'R' => 500,
+        'B' => 330,
+        'O' | 'N' => 300,
+        'M' => 200,
+        'P' => 100,
+        _ => 0,
+    }
 }
 
 /// What taking the divine king onto the enemy altar wins in the move order: the game.
@@ -194,12 +234,30 @@ impl Evaluate for Chad {
 }
 
 impl Evaluate for Chesscala {
+    // Most Chesscala positions have a king in check (sowing moves both sides' pieces, and a
+    // side may leave its own king in check), so extending checks would extend nearly
+    // everything; and captures go on until twelve losses end the game, so the capture search
+    // is cut short.
+    const CHECK_EXTENSION: bool = false;
+    const QUIESCENCE_PLIES: u32 = 4;
+
     fn evaluate(&self) -> i32 {
         super::terms::weighted(self)
     }
 
     fn gain(&self, turn: &Turn) -> Option<i32> {
-        turn.captures().then_some(300)
+        turn.captured().map(chesscala_value)
+    }
+
+    fn capture_id(&self, turn: &Turn) -> Option<u32> {
+        turn.capture().map(|capture| move_id(&capture))
+    }
+
+    fn may_stand_pat(&self) -> bool {
+        // A side in check has a whole turn to get out of it (CC-K3), and thousands of turns
+        // under more than one check: it stands on the static value (which counts the check)
+        // when some turn escapes. A final turn decides the game, so it is always played out.
+        self.final_turn().is_none() && (!self.in_check() || self.can_escape())
     }
 
     fn key(&self) -> u64 {

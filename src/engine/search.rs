@@ -9,7 +9,10 @@
 //!   lift a position far below alpha are skipped unless they give check; late quiet moves are
 //!   searched shallower (logarithmic late-move reductions) and again at full depth if they
 //!   beat alpha; at the horizon a quiescence search of captures and promotions
-//!   ([`Evaluate::noisy_moves`]), or of every evasion when in check.
+//!   ([`Evaluate::noisy_moves`]), or of every legal move where the side to move may not stand
+//!   on the static value (in check, by default: [`Evaluate::may_stand_pat`]).
+//! - Two settings per game: whether checks are extended ([`Evaluate::CHECK_EXTENSION`]) and
+//!   how deep the quiescence search goes ([`Evaluate::QUIESCENCE_PLIES`]).
 //! - Move order: the table's move, then captures and promotions by what they win, the two killer
 //!   moves of the ply, then quiet moves by their history (raised for a quiet move that cuts
 //!   off, lowered for the quiet moves tried before it).
@@ -177,11 +180,15 @@ impl<P: Evaluate> Searcher<'_, P> {
     ) -> Vec<(P::Move, u32, Option<i32>)> {
         let side = pos.turn().index();
         let killers = self.killers[ply];
+        let mut captures = Vec::new();
         let mut scored: Vec<(i64, P::Move, u32, Option<i32>)> = moves
             .into_iter()
             .map(|mv| {
                 let id = P::move_id(&mv);
-                let gain = pos.gain(&mv);
+                // A capture met again with another quiet part is a quiet move.
+                let gain = pos
+                    .gain(&mv)
+                    .filter(|_| first_capture(pos, &mv, &mut captures));
                 let rank = if id == hint {
                     i64::MAX
                 } else if let Some(gain) = gain {
@@ -232,7 +239,7 @@ impl<P: Evaluate> Searcher<'_, P> {
         null_ok: bool,
     ) -> i32 {
         if depth <= 0 {
-            return self.quiesce(pos, alpha, beta, ply);
+            return self.quiesce(pos, alpha, beta, ply, 0);
         }
         if let Some(score) = self.enter(pos, ply) {
             return score;
@@ -266,7 +273,11 @@ impl<P: Evaluate> Searcher<'_, P> {
         }
         let hint = entry.map_or(0, |entry| entry.best);
         let in_check = pos.in_check();
-        let depth = if in_check { depth + 1 } else { depth };
+        let depth = if in_check && P::CHECK_EXTENSION {
+            depth + 1
+        } else {
+            depth
+        };
         // The static value, where pruning may use it.
         let eval = (!pv_node && !in_check).then(|| pos.evaluate());
         if let Some(eval) = eval
@@ -391,18 +402,19 @@ impl<P: Evaluate> Searcher<'_, P> {
         best_score
     }
 
-    /// Captures and promotions only ([`Evaluate::noisy_moves`]), until the position is quiet:
-    /// the side to move may also stand on the static value. In check it may not: every
-    /// evasion is searched, and none means the game ended.
-    fn quiesce(&mut self, pos: &P, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// Captures and promotions only ([`Evaluate::noisy_moves`]), until the position is quiet
+    /// or `depth` plies reach the game's [`Evaluate::QUIESCENCE_PLIES`]: the side to move may
+    /// also stand on the static value. Where it may not ([`Evaluate::may_stand_pat`]: in check,
+    /// by default) every legal move is searched, and none means the game ended.
+    fn quiesce(&mut self, pos: &P, mut alpha: i32, beta: i32, ply: usize, depth: u32) -> i32 {
         if let Some(score) = self.enter(pos, ply) {
             return score;
         }
-        if ply >= MAX_PLY {
+        if ply >= MAX_PLY || depth >= P::QUIESCENCE_PLIES {
             return pos.evaluate();
         }
         // The static value the side to move may stand on: none in check.
-        let stand = (!pos.in_check()).then(|| pos.evaluate());
+        let stand = pos.may_stand_pat().then(|| pos.evaluate());
         let mut moves: Vec<(i32, P::Move)> = match stand {
             Some(stand) if stand >= beta => return stand,
             Some(_) => pos
@@ -429,7 +441,7 @@ impl<P: Evaluate> Searcher<'_, P> {
             if stand.is_some_and(|stand| stand + gain + 200 <= alpha) {
                 continue;
             }
-            let score = -self.quiesce(&pos.play(&mv), -beta, -alpha, ply + 1);
+            let score = -self.quiesce(&pos.play(&mv), -beta, -alpha, ply + 1, depth + 1);
             if self.stopped {
                 return 0;
             }
@@ -504,6 +516,19 @@ impl<P: Evaluate> Searcher<'_, P> {
             seen.push(key);
         }
         line
+    }
+}
+
+/// Whether `mv` is the first move of its capture in `seen` (which it joins), where the game's
+/// moves join a capture with a quiet part ([`Evaluate::capture_id`]); always for other moves.
+pub(super) fn first_capture<P: Evaluate>(pos: &P, mv: &P::Move, seen: &mut Vec<u32>) -> bool {
+    match pos.capture_id(mv) {
+        Some(capture) if seen.contains(&capture) => false,
+        Some(capture) => {
+            seen.push(capture);
+            true
+        }
+        None => true,
     }
 }
 

@@ -124,7 +124,8 @@ impl Chesscala {
     }
 
     /// Whether some legal turn of the side to move ends with none of its kings in check.
-    fn can_escape(&self) -> bool {
+    #[must_use]
+    pub fn can_escape(&self) -> bool {
         self.legal_moves()
             .iter()
             .any(|turn| self.play(turn).check_pairs(self.side) == 0)

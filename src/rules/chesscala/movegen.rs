@@ -9,8 +9,8 @@
 //! stacks that move changed; it uses the same per-stack rule ([`Chesscala::orders_at`]).
 
 use super::board::{
-    self, BISHOP, BOMB, DIRECTIONS, FULL, HAMMER, KING, KNIGHT, KNIGHT_VECTORS, MAN, PAWN, QUEEN,
-    ROOK, Stack, code, color_of, field_partner, kind_of, offset,
+    self, BISHOP, BOMB, DIRECTIONS, FULL, HAMMER, KING, KNIGHT, KNIGHT_VECTORS, LETTERS, MAN, PAWN,
+    QUEEN, ROOK, Stack, code, color_of, field_partner, kind_of, offset,
 };
 use super::{Chesscala, GameResult};
 use crate::rules::Color;
@@ -92,10 +92,24 @@ impl Turn {
         }
     }
 
-    /// Whether one of the turn's moves captures.
+    /// The turn's capture alone, as a turn of one move: two turns that make the same capture
+    /// (and differ in the sowing around it) give the same one.
     #[must_use]
-    pub fn captures(&self) -> bool {
-        self.moves().any(|mv| matches!(mv, Mv::Capture { .. }))
+    pub fn capture(&self) -> Option<Turn> {
+        self.moves()
+            .find(|mv| matches!(mv, Mv::Capture { .. }))
+            .map(Turn::one)
+    }
+
+    /// The letter (upper case) of the first piece the turn captures.
+    #[must_use]
+    pub fn captured(&self) -> Option<char> {
+        self.moves().find_map(|mv| match mv {
+            Mv::Capture { captured, .. } => {
+                Some(char::from(LETTERS[usize::from(kind_of(captured))]))
+            }
+            _ => None,
+        })
     }
 
     /// The moves of the turn in order.
