@@ -413,7 +413,7 @@ impl<P: Evaluate> Searcher<'_, P> {
         if ply >= MAX_PLY || depth >= P::QUIESCENCE_PLIES {
             return pos.evaluate();
         }
-        // The static value the side to move may stand on: none in check.
+        // The static value the side to move may stand on, where it may.
         let stand = pos.may_stand_pat().then(|| pos.evaluate());
         let mut moves: Vec<(i32, P::Move)> = match stand {
             Some(stand) if stand >= beta => return stand,
