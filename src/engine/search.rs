@@ -139,7 +139,35 @@ fn leaf<P: Evaluate>(pos: &P, ply: usize) -> i32 {
         .map_or_else(|| pos.evaluate(), |outcome| ended(pos, &outcome, ply))
 }
 
-impl<P: Evaluate> Searcher<'_, P> {
+impl<'a, P: Evaluate> Searcher<'a, P> {
+    /// A search from `pos`, after the game's earlier positions `history`.
+    fn new(
+        pos: &P,
+        history: &[u64],
+        limits: &'a Limits,
+        table: &'a mut Table,
+        stop: Option<&'a AtomicBool>,
+    ) -> Searcher<'a, P> {
+        let started = Instant::now();
+        let mut path = history.to_vec();
+        path.push(pos.key());
+        Searcher {
+            limits,
+            started,
+            deadline: limits.time.map(|time| started + time),
+            stop,
+            nodes: 0,
+            stopped: false,
+            table,
+            path,
+            repeats: pos.repetition_key().is_some(),
+            killers: vec![[0; 2]; MAX_PLY + 2],
+            history: vec![0; 2 * HISTORY],
+            seldepth: 0,
+            _game: std::marker::PhantomData,
+        }
+    }
+
     fn out_of_budget(&mut self) -> bool {
         if !self.stopped {
             if self.nodes >= self.limits.nodes {
@@ -533,6 +561,23 @@ pub(super) fn first_capture<P: Evaluate>(pos: &P, mv: &P::Move, seen: &mut Vec<u
 }
 
 /// Mate scores are stored relative to the node, so a table hit at another ply stays correct.
+/// Whether `pos` is quiet: the side to move may stand on its static value, and the capture
+/// search ([`Searcher::quiesce`]) finds nothing better for either side. Its static value is
+/// then what the position is worth as far as captures go (the positions an evaluation is
+/// fitted to). A capture search longer than `nodes` counts as not quiet.
+pub(super) fn is_quiet<P: Evaluate>(pos: &P, nodes: u64, table: &mut Table) -> bool {
+    if pos.outcome().is_some() || !pos.may_stand_pat() {
+        return false;
+    }
+    let limits = Limits {
+        nodes,
+        ..Limits::default()
+    };
+    let mut searcher = Searcher::new(pos, &[], &limits, table, None);
+    let value = searcher.quiesce(pos, -INFINITY, INFINITY, 0, 0);
+    !searcher.stopped && value == pos.evaluate()
+}
+
 fn to_table(score: i32, ply: usize) -> i32 {
     if score > MATE_BOUND {
         score + ply as i32
@@ -577,23 +622,7 @@ pub(super) fn search<P: Evaluate>(
         .collect();
     // Static order for the first iteration.
     roots.sort_by_cached_key(|root| leaf(&root.next, 1));
-    let started = Instant::now();
-    let mut searcher = Searcher::<P> {
-        limits,
-        started,
-        deadline: limits.time.map(|time| started + time),
-        stop: control.stop,
-        nodes: 0,
-        stopped: false,
-        table,
-        path: history.to_vec(),
-        repeats: pos.repetition_key().is_some(),
-        killers: vec![[0; 2]; MAX_PLY + 2],
-        history: vec![0; 2 * HISTORY],
-        seldepth: 0,
-        _game: std::marker::PhantomData,
-    };
-    searcher.path.push(pos.key());
+    let mut searcher = Searcher::new(pos, history, limits, table, control.stop);
     let mut report = control.report;
     let mut found: Option<Found<P::Move>> = None;
     for depth in 1..=limits.depth.clamp(1, MAX_PLY as u32 - 1) {

@@ -3,9 +3,10 @@
 //!
 //! 1. [`self_play`]: the engine plays itself at a fixed node budget from the stored openings,
 //!    each followed by a few random plies so that no two games are alike, and writes each
-//!    quiet position it met (not in check, the move chosen there not a capture or
-//!    promotion, the score not a mate) with the game's result: `FEN;1` (White won), `FEN;0.5`
-//!    or `FEN;0`. Games still running after 300 plies count as draws.
+//!    quiet position it met (the side to move may stand on the static value and the capture
+//!    search finds nothing better, the score not a mate: the static value is then what the
+//!    position is worth) with the game's result: `FEN;1` (White won), `FEN;0.5` or `FEN;0`.
+//!    Games still running after 300 plies count as draws.
 //! 2. [`fit`]: the weights that best predict those results (Texel's method): a position's
 //!    predicted score is `1 / (1 + 10^(-k * value / 400))`, with `value` the evaluation from
 //!    White's side and `k` chosen first so that the current weights predict best; then every
@@ -18,6 +19,7 @@ use std::io::{self, Write};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use super::search::is_quiet;
 use super::terms::Terms;
 use super::{Control, Limits, Table, think};
 use crate::arena::openings;
@@ -43,6 +45,8 @@ macro_rules! for_game {
 const MAX_PLIES: usize = 300;
 /// Positions whose search score is beyond this are left out (the game is decided).
 const DECIDED: i32 = 3_000;
+/// A position whose capture search takes more nodes than this is not quiet.
+const QUIET_NODES: u64 = 10_000;
 
 /// How the self-play games are played.
 #[derive(Debug, Clone)]
@@ -107,10 +111,7 @@ fn play_one<T: Terms>(
         let Some(pos) = T::of(record.position()) else {
             return String::new();
         };
-        let Some(mv) = T::move_of(&choice.mv) else {
-            return String::new();
-        };
-        if !pos.in_check() && pos.gain(mv).is_none() && choice.score.abs() < DECIDED {
+        if choice.score.abs() < DECIDED && is_quiet(pos, QUIET_NODES, table) {
             quiet.push(pos.to_text());
         }
         let text = record.position().move_text(&choice.mv);
@@ -435,6 +436,7 @@ fn weights_file_of<T: Terms>(weights: &[i32]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Position;
 
     /// The printed weights file is the one compiled in, for the weights compiled in: the file
     /// the tuner writes is the file the engine reads.
@@ -465,6 +467,18 @@ mod tests {
         for (variant, file, weights) in files {
             assert_eq!(weights_file(variant, weights), file, "{variant}");
         }
+    }
+
+    /// Self-play keeps a position only where captures change nothing: the starts of Chak and
+    /// Chesscala are quiet; a Chak queen that a rook takes, the rook's side to move, is not.
+    #[test]
+    fn a_position_is_quiet_only_where_captures_change_nothing() {
+        let mut table = Table::new(1);
+        assert!(is_quiet(&Chak::start(), QUIET_NODES, &mut table));
+        let hanging = "rvs1kjsvr/4o4/p1p1p1p1p/9/9/q8/2P1P1P1P/4O4/RVSJKQSVR w - - 0 1";
+        let hanging = Chak::from_text(hanging).expect("a position");
+        assert!(!is_quiet(&hanging, QUIET_NODES, &mut table));
+        assert!(is_quiet(&Chesscala::start(), QUIET_NODES, &mut table));
     }
 
     /// A fit moves the weights towards what decides the games: an extra pawn and an extra

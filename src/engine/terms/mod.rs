@@ -26,7 +26,7 @@ use crate::rules::chad::Chad;
 use crate::rules::chak::Chak;
 use crate::rules::chesscala::Chesscala;
 use crate::rules::shakti::Shakti;
-use crate::rules::{BoardView, Cell, Color, Position, VariantMove, VariantPosition};
+use crate::rules::{BoardView, Cell, Color, Position, VariantPosition};
 
 /// One group of terms, for printing the weights file: what the terms are, where they start,
 /// how many there are and how many a row of the file shows.
@@ -52,9 +52,6 @@ pub(super) trait Terms: Evaluate + Sized + Send + Sync + 'static {
 
     /// The position inside a [`VariantPosition`] of this game.
     fn of(pos: &VariantPosition) -> Option<&Self>;
-
-    /// The move inside a [`VariantMove`] of this game.
-    fn move_of(mv: &VariantMove) -> Option<&Self::Move>;
 
     /// Reads a position text of this game.
     ///
@@ -200,13 +197,6 @@ macro_rules! terms_of_game {
             fn of(pos: &VariantPosition) -> Option<&$game> {
                 match pos {
                     VariantPosition::$game(pos) => Some(pos),
-                    _ => None,
-                }
-            }
-
-            fn move_of(mv: &VariantMove) -> Option<&Self::Move> {
-                match mv {
-                    VariantMove::$game(mv) => Some(mv),
                     _ => None,
                 }
             }
