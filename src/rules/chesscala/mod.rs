@@ -74,6 +74,10 @@ pub struct Chesscala {
     /// The side to move has lost twelve pieces: this is its final extra turn.
     pending_attrition: bool,
     result: Option<GameResult>,
+    /// The (attacking enemy piece, own king) pairs against White and Black (CC-K1), counted
+    /// once at the end of each turn: every turn played and every engine node asks for them.
+    /// Derived from the board, so positions that are equal otherwise have equal counts.
+    checks: [u32; 2],
     /// The optional rule without draws (CC-K7): a turn may not end with the mover's own king
     /// in check, and mating or reaching twelve enemy losses wins at once. Not part of the
     /// position text: the game's [`RuleSet`] sets it.
@@ -101,7 +105,7 @@ impl Chesscala {
     /// The number of (attacking enemy piece, own king) pairs against `color` (§3.8 item 2).
     #[must_use]
     pub fn checks(&self, color: Color) -> u32 {
-        self.check_pairs(color)
+        self.checks[color.index()]
     }
 
     /// Pieces `color` has lost so far.
@@ -128,7 +132,7 @@ impl Chesscala {
     pub fn can_escape(&self) -> bool {
         self.legal_moves()
             .iter()
-            .any(|turn| self.play(turn).check_pairs(self.side) == 0)
+            .any(|turn| self.play(turn).checks(self.side) == 0)
     }
 
     /// What is decided to happen after the side to move's turn, if this is a final turn.
@@ -174,6 +178,7 @@ impl Chesscala {
                 GameResult::Draw => GameResult::Draw,
             }),
             no_draws: self.no_draws,
+            checks: [self.checks[1], self.checks[0]],
         }
     }
 }
@@ -211,11 +216,11 @@ impl Position for Chesscala {
     }
 
     fn play(&self, turn: &Turn) -> Self {
-        self.after_turn(turn, self.check_pairs(self.side) > 0)
+        self.after_turn(turn, self.in_check())
     }
 
     fn in_check(&self) -> bool {
-        self.check_pairs(self.side) > 0
+        self.checks(self.side) > 0
     }
 
     fn checked_kings(&self) -> Vec<Coord> {
@@ -360,7 +365,7 @@ impl Position for Chesscala {
             0 => 1,
             1 => self.count_turns(),
             _ => {
-                let in_check = self.check_pairs(self.side) > 0;
+                let in_check = self.in_check();
                 let mut total = 0;
                 self.generate(&mut Visit(|turn: Turn| {
                     total += self.after_turn(&turn, in_check).perft(depth - 1);

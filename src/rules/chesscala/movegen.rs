@@ -398,7 +398,7 @@ impl Chesscala {
                 let mut total = 0;
                 self.generate_all(&mut Visit(|turn: Turn| {
                     let next = self.after_turn(&turn, false);
-                    if next.check_pairs(me) == 0 {
+                    if next.checks(me) == 0 {
                         total += next.perft_no_draws(depth - 1);
                     }
                 }));
@@ -412,7 +412,7 @@ impl Chesscala {
         if self.result.is_some() {
             return;
         }
-        let multi = self.check_pairs(self.side) >= MULTIPLE_CHECKS;
+        let multi = self.checks(self.side) >= MULTIPLE_CHECKS;
         // Under multiple checks, S+C covers the CC-T2 Bomb follow-ups as ordinary captures.
         if !self.sowing_moves(Mv::None, sink, !multi) {
             sink.turn(Turn::one(Mv::Pass));
@@ -783,6 +783,7 @@ impl Chesscala {
     fn end_turn(&mut self, was_in_check: bool) {
         let me = self.side;
         let opp = me.other();
+        self.count_checks();
         if self.no_draws {
             if self.losses[opp.index()] >= board::ATTRITION_LOSSES {
                 self.result = Some(GameResult::Win(me));
@@ -793,7 +794,7 @@ impl Chesscala {
             self.side = opp;
             return;
         }
-        let me_checked = self.check_pairs(me) > 0;
+        let me_checked = self.checks(me) > 0;
         let failed = was_in_check && me_checked;
         if self.pending_mate || self.pending_attrition {
             // A final turn: collect every claim.
@@ -825,7 +826,7 @@ impl Chesscala {
             });
             self.pending_mate = false;
             self.pending_attrition = false;
-        } else if failed && self.check_pairs(opp) == 0 {
+        } else if failed && self.checks(opp) == 0 {
             // Failure to escape while the opponent is not in check loses at once; attrition
             // reached in the same turn does not count (§3.8 item 6).
             self.result = Some(GameResult::Win(opp));
@@ -840,7 +841,16 @@ impl Chesscala {
         self.side = opp;
     }
 
-    /// The number of (attacking enemy piece, own king) pairs against `color` (CC-K1, §3.8 item 2).
+    /// Counts the check pairs against both sides afresh ([`Chesscala::checks`]).
+    pub(super) fn count_checks(&mut self) {
+        self.checks = [
+            self.check_pairs(Color::White),
+            self.check_pairs(Color::Black),
+        ];
+    }
+
+    /// The number of (attacking enemy piece, own king) pairs against `color` (CC-K1, §3.8
+    /// item 2), counted on the board as it stands (also part way through a turn).
     pub(super) fn check_pairs(&self, color: Color) -> u32 {
         let king = code(color, KING);
         let mut total = 0;

@@ -126,7 +126,7 @@ pub fn parse(text: &str) -> Result<Chesscala, PositionError> {
     if first && side != Color::White {
         return Err(PositionError::Invalid("only White has a first turn".into()));
     }
-    Ok(Chesscala {
+    let mut pos = Chesscala {
         board,
         side,
         first,
@@ -136,7 +136,10 @@ pub fn parse(text: &str) -> Result<Chesscala, PositionError> {
         pending_attrition,
         result,
         no_draws: false,
-    })
+        checks: [0; 2],
+    };
+    pos.count_checks();
+    Ok(pos)
 }
 
 fn parse_board(text: &str) -> Result<[Stack; board::SQUARES], PositionError> {
