@@ -35,7 +35,7 @@ use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use crate::rules::{Position, Record, VariantMove, VariantPosition};
+use crate::rules::{Position, Record, Variant, VariantMove, VariantPosition};
 
 use self::eval::Evaluate;
 pub use self::table::Table;
@@ -74,21 +74,28 @@ impl Level {
         self.0
     }
 
-    /// The search budget of this level.
+    /// The search budget of this level in `variant`: a number of nodes, the same on every
+    /// machine, and [`TIME_LIMIT`] on a slow one.
     #[must_use]
-    pub fn limits(self) -> Limits {
-        let nodes = match self.0 {
-            1 => 3_000,
-            2 => 5_000,
-            3 => 12_000,
-            4 => 30_000,
-            _ => 90_000,
-        };
+    pub fn limits(self, variant: Variant) -> Limits {
         Limits {
-            nodes,
+            nodes: level_nodes(variant)[usize::from(self.0 - 1)],
             time: Some(TIME_LIMIT),
             ..Limits::default()
         }
+    }
+}
+
+/// The nodes a move of levels 1 to 5 in `variant`, set by matches between neighbouring
+/// levels (the README's "The levels"): each level should beat the one below by about 75 %,
+/// or as nearly as the game's search allows within [`TIME_LIMIT`] (in Chesscala and Shakti
+/// a budget three times larger gains less than in Chak, so their budgets lie further apart).
+const fn level_nodes(variant: Variant) -> [u64; 5] {
+    match variant {
+        Variant::Chak => [3_000, 5_000, 12_000, 30_000, 90_000],
+        Variant::Chad => [2_000, 5_000, 12_000, 30_000, 90_000],
+        Variant::Shakti => [3_000, 12_000, 30_000, 90_000, 270_000],
+        Variant::Chesscala => [300, 3_000, 12_000, 30_000, 90_000],
     }
 }
 
@@ -260,7 +267,7 @@ pub fn choose(record: &Record, level: Level, seed: u64) -> Option<Choice> {
     if record.outcome().is_some() {
         return None;
     }
-    search(record, &level.limits(), seed)
+    search(record, &level.limits(record.position().variant()), seed)
 }
 
 /// Searches the current position of `record` within `limits`, with a table of its own.

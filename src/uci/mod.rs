@@ -239,7 +239,10 @@ impl Engine {
     }
 
     fn limits(&self, go: &Go) -> Limits {
-        let mut limits = self.level.map(Level::limits).unwrap_or_default();
+        let mut limits = self
+            .level
+            .map(|level| level.limits(self.variant))
+            .unwrap_or_default();
         if let Some(depth) = go.depth {
             limits.depth = limits.depth.min(depth.max(1));
         }

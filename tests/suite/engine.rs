@@ -231,8 +231,8 @@ fn every_game_is_searched_two_plies_deep_within_the_strongest_level() {
     // the machine: from the start and from positions further on, the search looks at the
     // reply to each move (Chesscala's was once lost in its captures and checks at depth 1;
     // with hundreds of turns a side it gets no further than two plies within this budget).
-    let budget = Level::MAX.limits().nodes;
     for variant in Variant::ALL {
+        let budget = Level::MAX.limits(variant).nodes;
         for (plies, seed) in [(0, 1), (6, 2), (16, 3)] {
             let record = middlegame(variant, plies, seed);
             let limits = Limits {
@@ -275,6 +275,25 @@ fn the_same_seed_gives_the_same_games() {
         let first = engine_vs_random(variant, Level::new(1).expect("a level"), Color::White, 42);
         let again = engine_vs_random(variant, Level::new(1).expect("a level"), Color::White, 42);
         assert_eq!(first, again, "{variant}");
+    }
+}
+
+#[test]
+fn every_game_has_levels_that_search_more_the_higher_they_are() {
+    for variant in Variant::ALL {
+        let limits: Vec<Limits> = (1..=5)
+            .map(|number| Level::new(number).expect("a level").limits(variant))
+            .collect();
+        assert!(
+            limits.windows(2).all(|pair| pair[0].nodes < pair[1].nodes),
+            "{variant}: {limits:?}"
+        );
+        assert!(
+            limits
+                .iter()
+                .all(|limits| limits.time == Some(engine::TIME_LIMIT)),
+            "{variant}: {limits:?}"
+        );
     }
 }
 
