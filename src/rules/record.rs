@@ -196,7 +196,13 @@ impl Record {
             }
         }
         if let Some(words) = comment {
-            tokens.push(format!("{{{words}.}}"));
+            // A sentence, ended once.
+            let stop = if words.ends_with(['.', '!', '?']) {
+                ""
+            } else {
+                "."
+            };
+            tokens.push(format!("{{{words}{stop}}}"));
         }
         tokens.push(result.to_owned());
         let mut line = String::new();
