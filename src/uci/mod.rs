@@ -229,12 +229,16 @@ impl Engine {
         };
         let mut record = Record::new(start);
         for (index, word) in moves.iter().enumerate() {
-            if let Err(error) = record.play(&unwire(word)) {
-                return Err(format!("move {} ({}): {error}", index + 1, shown(word)));
+            let text = unwire(word);
+            if let Err(error) = record.play(&text) {
+                // A player who cannot move passes; front ends may leave the pass out, or
+                // write it.
+                if record.play_forced_pass().is_none() || record.play(&text).is_err() {
+                    return Err(format!("move {} ({}): {error}", index + 1, shown(word)));
+                }
             }
-            // A player who cannot move passes; front ends may leave the pass out.
-            record.play_forced_pass();
         }
+        record.play_forced_pass();
         Ok(record)
     }
 

@@ -150,6 +150,32 @@ fn a_uci_conversation_plays_a_legal_move_in_every_game() {
     engine.quit();
 }
 
+/// A forced pass may be written in the moves or left out; either way the engine answers for
+/// the side that moves after it (a pass written after one already implied once made the
+/// position unchanged, and the answer a move of the position before).
+#[test]
+fn a_forced_pass_reads_written_or_left_out() {
+    // Black's only moves are a3-a2 and a3-a4; after a3-a2 White cannot move.
+    let fen = "#.....#/..####K/..#.###/.w####./k#####./W##.#w./#..#..# b";
+    let start = VariantPosition::from_text(Variant::Shakti, fen).expect("a Shakti position");
+    let mut engine = Engine::start();
+    engine.send("setoption name UCI_Variant value shakti");
+    for moves in ["a3-a2 pass", "a3-a2"] {
+        engine.send(&format!("position fen {fen} moves {moves}"));
+        engine.send("go nodes 2000");
+        let (mv, lines) = engine.best_move();
+        let mut record = Record::new(start.clone());
+        record.play("a3-a2").expect("Black's move");
+        record.play_forced_pass().expect("White must pass");
+        assert!(
+            record.play(&unwire(&mv)).is_ok(),
+            "{moves}: {mv} is no Black move after White's pass: {lines:#?}"
+        );
+        assert!(!lines.iter().any(|l| l.contains("unchanged")), "{lines:#?}");
+    }
+    engine.quit();
+}
+
 #[test]
 fn stop_ends_an_infinite_search_with_a_legal_move() {
     let mut engine = Engine::start();
