@@ -18,10 +18,12 @@
 //! [`Limits`], and [`think`] takes a table and a [`Control`] (a stop flag, a report of each
 //! iteration) from whoever runs it.
 //!
-//! Levels: full searches within node budgets of 3,000, 5,000, 12,000, 30,000 and 90,000
-//! positions, so their games are reproducible, set so that each level scores about 75 %
-//! against the one below (measured with `pigeon match`, in the README). Every level stops by
-//! 1.5 seconds.
+//! Levels: searches within a node budget per game (in Chak 3,000, 5,000, 12,000, 30,000 and
+//! 90,000 positions), so their games are reproducible, set so that each level scores about
+//! 75 % against the one below (measured with `pigeon match`, in the README). Where budgets
+//! alone step less, the lower levels also misjudge positions ([`Limits::noise`], Shakti) or
+//! now and then play a random move ([`Limits::blunders`], Chesscala's level 1; its upper
+//! levels step by about 60 %, as far as budgets go). Every level stops by 1.5 seconds.
 
 pub mod analysis;
 pub mod eval;
@@ -78,9 +80,12 @@ impl Level {
     /// machine, and [`TIME_LIMIT`] on a slow one.
     #[must_use]
     pub fn limits(self, variant: Variant) -> Limits {
+        let index = usize::from(self.0 - 1);
         Limits {
-            nodes: level_nodes(variant)[usize::from(self.0 - 1)],
+            nodes: level_nodes(variant)[index],
             time: Some(TIME_LIMIT),
+            noise: level_noise(variant)[index],
+            blunders: level_blunders(variant)[index],
             ..Limits::default()
         }
     }
@@ -96,6 +101,29 @@ const fn level_nodes(variant: Variant) -> [u64; 5] {
         Variant::Chad => [2_000, 5_000, 12_000, 30_000, 90_000],
         Variant::Shakti => [3_000, 12_000, 30_000, 90_000, 270_000],
         Variant::Chesscala => [300, 3_000, 12_000, 30_000, 90_000],
+    }
+}
+
+/// How far off levels 1 to 5 in `variant` judge positions ([`Limits::noise`]): none in Chak
+/// and Chad, whose budgets alone step by about 75 %; in Shakti, where a budget three times
+/// larger gains less, as much more at each lower level as makes the steps about as wide
+/// (measured like the budgets, the README's "Measured strength").
+const fn level_noise(variant: Variant) -> [i32; 5] {
+    match variant {
+        Variant::Chak | Variant::Chad | Variant::Chesscala => [0; 5],
+        Variant::Shakti => [600, 300, 150, 100, 0],
+    }
+}
+
+/// The chance (thousandths) that levels 1 to 5 in `variant` play a random move
+/// ([`Limits::blunders`]): only Chesscala's level 1. Chesscala is decided by the wins and
+/// losses one turn shows, which even a small search sees (noise changes little there); a
+/// level that sometimes plays at random widens the lowest step, but random moves on both
+/// sides of a pair decide its games by who errs first, so the upper steps keep none.
+const fn level_blunders(variant: Variant) -> [u16; 5] {
+    match variant {
+        Variant::Chak | Variant::Chad | Variant::Shakti => [0; 5],
+        Variant::Chesscala => [200, 0, 0, 0, 0],
     }
 }
 
@@ -143,6 +171,16 @@ pub struct Limits {
     pub time: Option<Duration>,
     /// After this much time no new iteration starts (time management on a clock).
     pub soft_time: Option<Duration>,
+    /// How far off, at most, the search's judgement of a position may be (in evaluation
+    /// points; 0: not at all): an error of up to this much either way, the same every time a
+    /// position is met, is added to each static value. How the weaker levels of games where
+    /// a smaller budget alone plays too well misjudge positions, as a weaker player does.
+    pub noise: i32,
+    /// The chance, in thousandths, that a move is picked at random among the legal moves
+    /// instead of searched (0: never), though a move that wins on the spot is always taken:
+    /// the seed decides, so a game still replays the same way. How the lowest levels of a game whose searches draw nearly every game between
+    /// them (Chesscala) lose games, as a beginner does.
+    pub blunders: u16,
 }
 
 impl Default for Limits {
@@ -153,6 +191,8 @@ impl Default for Limits {
             nodes: u64::MAX,
             time: None,
             soft_time: None,
+            noise: 0,
+            blunders: 0,
         }
     }
 }

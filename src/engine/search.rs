@@ -122,6 +122,27 @@ struct Searcher<'a, P: Evaluate> {
     _game: std::marker::PhantomData<P>,
 }
 
+/// How far a search with [`Limits::noise`] `noise` misjudges the position with key `key`:
+/// from `-noise` to `noise`, most often near 0 (the sum of two even draws), always the same
+/// for the same position and noise, so a search stays reproducible and its table consistent;
+/// different noises err differently.
+fn misjudgement(key: u64, noise: i32) -> i32 {
+    let noise = noise.unsigned_abs();
+    let bits = mix(key ^ u64::from(noise).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let span = u64::from(noise) + 1;
+    let low = (bits & 0xFFFF_FFFF) % span;
+    let high = (bits >> 32) % span;
+    // Both below `span`, which is at most 2^31: the sum fits.
+    (low + high) as i32 - noise as i32
+}
+
+/// splitmix64's finaliser: every bit of the result depends on every bit of `bits`.
+fn mix(mut bits: u64) -> u64 {
+    bits = (bits ^ (bits >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    bits = (bits ^ (bits >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    bits ^ (bits >> 31)
+}
+
 /// The value of an ended game for the side to move at `ply`.
 fn ended<P: Evaluate>(pos: &P, outcome: &Outcome, ply: usize) -> i32 {
     let mate = MATE - ply as i32;
@@ -130,13 +151,6 @@ fn ended<P: Evaluate>(pos: &P, outcome: &Outcome, ply: usize) -> i32 {
         Some(winner) if winner == pos.turn() => mate,
         Some(_) => -mate,
     }
-}
-
-/// The static value of a position: its end if it ended, else the evaluation (also what a
-/// position without legal moves is worth: it has always ended).
-fn leaf<P: Evaluate>(pos: &P, ply: usize) -> i32 {
-    pos.outcome()
-        .map_or_else(|| pos.evaluate(), |outcome| ended(pos, &outcome, ply))
 }
 
 impl<'a, P: Evaluate> Searcher<'a, P> {
@@ -166,6 +180,23 @@ impl<'a, P: Evaluate> Searcher<'a, P> {
             seldepth: 0,
             _game: std::marker::PhantomData,
         }
+    }
+
+    /// The static value of `pos` as this search judges it: the game's evaluation, off by the
+    /// limits' [`Limits::noise`] at most.
+    fn evaluate(&self, pos: &P) -> i32 {
+        let value = pos.evaluate();
+        match self.limits.noise {
+            0 => value,
+            noise => value + misjudgement(pos.key(), noise),
+        }
+    }
+
+    /// The static value of a position: its end if it ended, else its judgement (also what a
+    /// position without legal moves is worth: it has always ended).
+    fn leaf(&self, pos: &P, ply: usize) -> i32 {
+        pos.outcome()
+            .map_or_else(|| self.evaluate(pos), |outcome| ended(pos, &outcome, ply))
     }
 
     fn out_of_budget(&mut self) -> bool {
@@ -277,7 +308,7 @@ impl<'a, P: Evaluate> Searcher<'a, P> {
             return 0;
         }
         if ply >= MAX_PLY {
-            return pos.evaluate();
+            return self.evaluate(pos);
         }
         // No mate found deeper can beat one already known nearer the root.
         let alpha = alpha.max(-MATE + ply as i32);
@@ -307,7 +338,7 @@ impl<'a, P: Evaluate> Searcher<'a, P> {
             depth
         };
         // The static value, where pruning may use it.
-        let eval = (!pv_node && !in_check).then(|| pos.evaluate());
+        let eval = (!pv_node && !in_check).then(|| self.evaluate(pos));
         if let Some(eval) = eval
             && beta.abs() < MATE_BOUND
         {
@@ -342,7 +373,7 @@ impl<'a, P: Evaluate> Searcher<'a, P> {
         }
         let moves = pos.legal_moves();
         if moves.is_empty() {
-            return leaf(pos, ply);
+            return self.leaf(pos, ply);
         }
         let moves = self.order(pos, moves, hint, ply);
         let side = pos.turn().index();
@@ -439,10 +470,10 @@ impl<'a, P: Evaluate> Searcher<'a, P> {
             return score;
         }
         if ply >= MAX_PLY || depth >= P::QUIESCENCE_PLIES {
-            return pos.evaluate();
+            return self.evaluate(pos);
         }
         // The static value the side to move may stand on, where it may.
-        let stand = pos.may_stand_pat().then(|| pos.evaluate());
+        let stand = pos.may_stand_pat().then(|| self.evaluate(pos));
         let mut moves: Vec<(i32, P::Move)> = match stand {
             Some(stand) if stand >= beta => return stand,
             Some(_) => pos
@@ -453,7 +484,7 @@ impl<'a, P: Evaluate> Searcher<'a, P> {
             None => {
                 let moves = pos.legal_moves();
                 if moves.is_empty() {
-                    return leaf(pos, ply);
+                    return self.leaf(pos, ply);
                 }
                 moves
                     .into_iter()
@@ -613,6 +644,22 @@ pub(super) fn search<P: Evaluate>(
         return None;
     }
     rng.shuffle(&mut moves);
+    if limits.blunders > 0 && rng.u16(0..1_000) < limits.blunders {
+        // A move picked at random (the first of the shuffled moves), though never in place of
+        // a win on the spot.
+        let mover = pos.turn();
+        let win = moves.iter().position(|mv| {
+            pos.play(mv)
+                .outcome()
+                .is_some_and(|outcome| outcome.winner == Some(mover))
+        });
+        return Some(Found {
+            mv: moves.swap_remove(win.unwrap_or(0)),
+            score: if win.is_some() { MATE - 1 } else { 0 },
+            depth: 0,
+            nodes: 0,
+        });
+    }
     let mut roots: Vec<Root<P>> = moves
         .into_iter()
         .map(|mv| {
@@ -620,9 +667,9 @@ pub(super) fn search<P: Evaluate>(
             Root { mv, next }
         })
         .collect();
-    // Static order for the first iteration.
-    roots.sort_by_cached_key(|root| leaf(&root.next, 1));
     let mut searcher = Searcher::new(pos, history, limits, table, control.stop);
+    // Static order for the first iteration.
+    roots.sort_by_cached_key(|root| searcher.leaf(&root.next, 1));
     let mut report = control.report;
     let mut found: Option<Found<P::Move>> = None;
     for depth in 1..=limits.depth.clamp(1, MAX_PLY as u32 - 1) {
@@ -706,4 +753,48 @@ pub(super) fn search<P: Evaluate>(
         found.nodes = searcher.nodes;
     }
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A misjudgement stays within the noise either way, is the same every time for a
+    /// position, differs between positions and between noises, and centres on none.
+    #[test]
+    fn a_misjudgement_is_bounded_repeatable_and_centred() {
+        for noise in [1, 7, 100, 1_000] {
+            let errors: Vec<i32> = (0..10_000u64)
+                .map(|key| misjudgement(key.wrapping_mul(0x2545_F491_4F6C_DD1D), noise))
+                .collect();
+            assert!(errors.iter().all(|error| error.abs() <= noise), "{noise}");
+            // The extremes are rare (one in (noise + 1)^2 each): near them is reached.
+            let (least, most) = (errors.iter().min(), errors.iter().max());
+            assert!(
+                least <= Some(&(-noise * 9 / 10)) && most >= Some(&(noise * 9 / 10)),
+                "{noise}: {least:?} to {most:?}"
+            );
+            let mean = errors.iter().map(|&e| f64::from(e)).sum::<f64>() / errors.len() as f64;
+            assert!(
+                mean.abs() < f64::from(noise) / 20.0 + 0.1,
+                "{noise}: mean {mean}"
+            );
+            // Small errors are commoner than large ones (the sum of two even draws: three in
+            // four within half the noise, where evenly drawn errors would be one in two).
+            let small = errors.iter().filter(|e| e.abs() <= noise / 2).count();
+            assert!(
+                noise < 7 || small > errors.len() * 13 / 20,
+                "{noise}: {small}"
+            );
+        }
+        assert_eq!(misjudgement(42, 100), misjudgement(42, 100));
+        assert_ne!(
+            (0..50)
+                .map(|key| misjudgement(key, 100))
+                .collect::<Vec<_>>(),
+            (0..50)
+                .map(|key| misjudgement(key, 101))
+                .collect::<Vec<_>>()
+        );
+    }
 }

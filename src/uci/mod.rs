@@ -21,6 +21,11 @@ pub use self::command::{BadLine, Command, Go, parse};
 use crate::engine::{self, Control, Level, Limits, Progress, Table};
 use crate::rules::{Color, Record, Variant, VariantPosition};
 
+/// The largest `Noise` option: an error of up to ten pawns.
+const MAX_NOISE: i32 = 1_000;
+/// The largest `Blunders` option: every move at random.
+const MAX_BLUNDERS: u16 = 1_000;
+
 /// A move text as one word on the wire: the interchange notation's spaces (a Chesscala turn's
 /// two moves, a Shakti jump's removed tile) become commas.
 #[must_use]
@@ -65,6 +70,11 @@ struct Engine {
     table: Arc<Mutex<Table>>,
     hash_mb: usize,
     level: Option<Level>,
+    /// The `Noise` option: how far off the search judges positions, in place of the level's.
+    noise: Option<i32>,
+    /// The `Blunders` option: the chance (thousandths) of a random move, in place of the
+    /// level's.
+    blunders: Option<u16>,
     running: Option<Running>,
 }
 
@@ -86,6 +96,8 @@ pub fn run(
         table: Arc::new(Mutex::new(Table::new(Table::DEFAULT_MB))),
         hash_mb: Table::DEFAULT_MB,
         level,
+        noise: None,
+        blunders: None,
         running: None,
     };
     for line in input.lines() {
@@ -158,6 +170,8 @@ impl Engine {
                 self.level.map_or(0, Level::number),
                 Level::MAX.number()
             ),
+            format!("option name Noise type spin default 0 min 0 max {MAX_NOISE}"),
+            format!("option name Blunders type spin default 0 min 0 max {MAX_BLUNDERS}"),
             String::from("uciok"),
         ] {
             self.out.line(&line);
@@ -203,17 +217,31 @@ impl Engine {
                 let number: u8 = value
                     .parse()
                     .map_err(|_| format!("Level: \"{}\" is no number 0 to 5", shown(value)))?;
-                self.level = match number {
+                let level = match number {
                     0 => None,
                     _ => Some(
                         Level::new(number)
                             .ok_or_else(|| format!("Level: {number} is no number 0 to 5"))?,
                     ),
                 };
+                if level != self.level {
+                    // The table's scores were judged with the old level's noise.
+                    self.level = level;
+                    self.table().clear();
+                }
             }
+            "noise" => {
+                let noise = setting("Noise", value, MAX_NOISE)?;
+                if noise != self.noise {
+                    // The table's scores were judged with the old noise.
+                    self.noise = noise;
+                    self.table().clear();
+                }
+            }
+            "blunders" => self.blunders = setting("Blunders", value, MAX_BLUNDERS)?,
             _ => {
                 return Err(format!(
-                    "unknown option \"{}\"; options: UCI_Variant, Hash, Clear Hash, Threads, Level",
+                    "unknown option \"{}\"; options: UCI_Variant, Hash, Clear Hash, Threads, Level, Noise, Blunders",
                     shown(name)
                 ));
             }
@@ -247,6 +275,12 @@ impl Engine {
             .level
             .map(|level| level.limits(self.variant))
             .unwrap_or_default();
+        if let Some(noise) = self.noise {
+            limits.noise = noise;
+        }
+        if let Some(blunders) = self.blunders {
+            limits.blunders = blunders;
+        }
         if let Some(depth) = go.depth {
             limits.depth = limits.depth.min(depth.max(1));
         }
@@ -389,6 +423,20 @@ fn seed(position: &VariantPosition) -> u64 {
 
 /// A word from the input as it is repeated in an explanation: at most 32 characters, without
 /// control characters.
+/// A spin option from 0 to `max` that stands in for the level's own: `None` for 0.
+fn setting<T>(name: &str, value: &str, max: T) -> Result<Option<T>, String>
+where
+    T: std::str::FromStr + PartialOrd + Default + Copy + std::fmt::Display,
+{
+    let none = T::default();
+    value
+        .parse::<T>()
+        .ok()
+        .filter(|number| *number >= none && *number <= max)
+        .map(|number| (number != none).then_some(number))
+        .ok_or_else(|| format!("{name}: \"{}\" is no number 0 to {max}", shown(value)))
+}
+
 fn shown(word: &str) -> String {
     word.chars().filter(|c| !c.is_control()).take(32).collect()
 }

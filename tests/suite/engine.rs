@@ -138,6 +138,21 @@ fn mates_in_one(variant: Variant, wanted: usize) -> Vec<Record> {
     found
 }
 
+/// `choice` wins the game in `record` on the spot, and says so.
+fn assert_wins(record: &Record, choice: &engine::Choice, who: &str) {
+    let position = record.position();
+    let after = position.play(&choice.mv);
+    assert_eq!(
+        after.outcome().and_then(|outcome| outcome.winner),
+        Some(position.turn()),
+        "{} {who}: {} in {}",
+        position.variant(),
+        position.move_text(&choice.mv),
+        position.to_text()
+    );
+    assert_eq!(choice.score, engine::MATE - 1, "{who}");
+}
+
 #[test]
 fn every_level_takes_a_mate_in_one() {
     for variant in Variant::ALL {
@@ -150,18 +165,52 @@ fn every_level_takes_a_mate_in_one() {
             for level in 1..=3 {
                 let level = Level::new(level).expect("1 to 3 are levels");
                 let choice = engine::choose(record, level, 11).expect("the game goes on");
-                let position = record.position();
-                let after = position.play(&choice.mv);
-                assert_eq!(
-                    after.outcome().and_then(|outcome| outcome.winner),
-                    Some(position.turn()),
-                    "{variant} level {level}: {} in {}",
-                    position.move_text(&choice.mv),
-                    position.to_text()
-                );
-                assert_eq!(choice.score, engine::MATE - 1);
+                assert_wins(record, &choice, &format!("level {level}"));
             }
         }
+    }
+}
+
+/// A search that always blunders still takes a win on the spot, and elsewhere plays a legal
+/// move that its seed picks (so other seeds pick others); noise never hides a mate either.
+#[test]
+fn blunders_and_noise_never_pass_up_a_win_on_the_spot() {
+    for variant in Variant::ALL {
+        for record in &mates_in_one(variant, 2) {
+            for limits in [
+                Limits {
+                    nodes: 2_000,
+                    blunders: 1_000,
+                    ..Limits::default()
+                },
+                Limits {
+                    nodes: 2_000,
+                    noise: 1_000,
+                    ..Limits::default()
+                },
+            ] {
+                let choice = engine::search(record, &limits, 5).expect("the game goes on");
+                assert_wins(record, &choice, &format!("{limits:?}"));
+            }
+        }
+        let start = Record::new(VariantPosition::start(variant));
+        let random = Limits {
+            nodes: 2_000,
+            blunders: 1_000,
+            ..Limits::default()
+        };
+        let picked: std::collections::HashSet<String> = (0..20)
+            .map(|seed| {
+                let choice = engine::search(&start, &random, seed).expect("a move");
+                start.position().move_text(&choice.mv)
+            })
+            .collect();
+        assert!(picked.len() >= 5, "{variant}: {picked:?}");
+        let again = engine::search(&start, &random, 3).map(|choice| choice.mv);
+        assert_eq!(
+            again,
+            engine::search(&start, &random, 3).map(|choice| choice.mv)
+        );
     }
 }
 
@@ -279,7 +328,7 @@ fn the_same_seed_gives_the_same_games() {
 }
 
 #[test]
-fn every_game_has_levels_that_search_more_the_higher_they_are() {
+fn every_game_has_levels_that_search_more_and_misjudge_less_the_higher_they_are() {
     for variant in Variant::ALL {
         let limits: Vec<Limits> = (1..=5)
             .map(|number| Level::new(number).expect("a level").limits(variant))
@@ -287,6 +336,24 @@ fn every_game_has_levels_that_search_more_the_higher_they_are() {
         assert!(
             limits.windows(2).all(|pair| pair[0].nodes < pair[1].nodes),
             "{variant}: {limits:?}"
+        );
+        assert!(
+            limits.windows(2).all(|pair| pair[0].noise >= pair[1].noise),
+            "{variant}: {limits:?}"
+        );
+        assert!(
+            limits
+                .windows(2)
+                .all(|pair| pair[0].blunders >= pair[1].blunders),
+            "{variant}: {limits:?}"
+        );
+        assert_eq!(
+            limits[4].noise, 0,
+            "{variant}: the strongest level is exact"
+        );
+        assert_eq!(
+            limits[4].blunders, 0,
+            "{variant}: the strongest level never blunders"
         );
         assert!(
             limits

@@ -211,6 +211,8 @@ fn bad_lines_are_explained_and_the_engine_goes_on() {
             "info string UCI_Variant",
         ),
         ("setoption name Hash value lots", "info string Hash"),
+        ("setoption name Noise value 5000", "info string Noise"),
+        ("setoption name Noise value -3", "info string Noise"),
         (
             "setoption name Colour value green",
             "info string unknown option",
