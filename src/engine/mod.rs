@@ -178,8 +178,9 @@ pub struct Limits {
     pub noise: i32,
     /// The chance, in thousandths, that a move is picked at random among the legal moves
     /// instead of searched (0: never), though a move that wins on the spot is always taken:
-    /// the seed decides, so a game still replays the same way. How the lowest levels of a game whose searches draw nearly every game between
-    /// them (Chesscala) lose games, as a beginner does.
+    /// the seed decides, so a game still replays the same way. How the lowest level of a game
+    /// whose searches draw most games between them (Chesscala) loses games, as a beginner
+    /// does.
     pub blunders: u16,
 }
 
