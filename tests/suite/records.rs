@@ -148,6 +148,43 @@ fn chesscala_record_writes_a_turn_as_one_word() {
     assert_eq!(before.position().move_text(&turn), "Pd4xc5=p e2>PP");
 }
 
+/// A player may copy a move from a game's record, marks and all: every move a record writes
+/// (with `+` or `#` where it checks or mates) reads back as the move played, in every game.
+#[test]
+fn every_record_move_reads_back_with_its_marks() {
+    for variant in Variant::ALL {
+        let mut marked = 0;
+        for seed in 0..40_u64 {
+            // A seeded random game: the same games every run.
+            let mut rng = fastrand::Rng::with_seed(seed);
+            let mut record = Record::new(VariantPosition::start(variant));
+            for _ in 0..120 {
+                let moves = record.position().legal_moves();
+                if moves.is_empty() || record.outcome().is_some() {
+                    break;
+                }
+                let mv = &moves[rng.usize(..moves.len())];
+                let text = record.position().move_text(mv);
+                record.play(&text).expect("a legal move plays");
+            }
+            let mut position = record.start().clone();
+            for (written, played) in record.record_moves().iter().zip(record.moves()) {
+                marked += usize::from(written.ends_with(['+', '#']));
+                let read = position
+                    .parse_move(written)
+                    .unwrap_or_else(|e| panic!("{variant} seed {seed}: {written}: {e}"));
+                assert_eq!(read, played.mv, "{variant} seed {seed}: {written}");
+                position = position.play(&played.mv);
+            }
+        }
+        // Chak's records follow Fairy-Stockfish's SAN, which marks nothing.
+        assert!(
+            variant == Variant::Chak || marked > 0,
+            "{variant}: no marked move met"
+        );
+    }
+}
+
 #[test]
 fn the_last_replay_frame_states_the_result() {
     let (_, record) = last_display(Variant::Chak, "k8/4o4/4D4/9/9/9/9/9/9 w - - 0 1", &["e7e8"]);
