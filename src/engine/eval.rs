@@ -25,8 +25,10 @@ use crate::rules::{Coord, Outcome, Position};
 
 /// A position the engine can judge without searching.
 pub trait Evaluate: Position {
-    /// Whether a side in check is searched a ply deeper: where checks are rare and forcing.
-    const CHECK_EXTENSION: bool = true;
+    /// Whether checks are rare and forcing, as in chess: then a side in check is searched a
+    /// ply deeper, and near the horizon neither a side in check nor a move that gives check
+    /// is pruned. Where checks are common they are searched like any other position and move.
+    const FORCING_CHECKS: bool = true;
 
     /// How many plies the quiescence search may go past the horizon: as far as captures go
     /// where they soon run out.
@@ -236,9 +238,9 @@ impl Evaluate for Chad {
 impl Evaluate for Chesscala {
     // Most Chesscala positions have a king in check (sowing moves both sides' pieces, and a
     // side may leave its own king in check), so extending checks would extend nearly
-    // everything; and captures go on until twelve losses end the game, so the capture search
-    // is cut short.
-    const CHECK_EXTENSION: bool = false;
+    // everything, and sparing them from pruning would spare nearly everything; captures go
+    // on until twelve losses end the game, so the capture search is cut short.
+    const FORCING_CHECKS: bool = false;
     const QUIESCENCE_PLIES: u32 = 4;
 
     fn evaluate(&self) -> i32 {

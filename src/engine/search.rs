@@ -11,8 +11,9 @@
 //!   beat alpha; at the horizon a quiescence search of captures and promotions
 //!   ([`Evaluate::noisy_moves`]), or of every legal move where the side to move may not stand
 //!   on the static value (in check, by default: [`Evaluate::may_stand_pat`]).
-//! - Two settings per game: whether checks are extended ([`Evaluate::CHECK_EXTENSION`]) and
-//!   how deep the quiescence search goes ([`Evaluate::QUIESCENCE_PLIES`]).
+//! - Two settings per game: whether checks are forcing ([`Evaluate::FORCING_CHECKS`]: extended,
+//!   and never pruned near the horizon, neither a side in check nor a move that gives check)
+//!   and how deep the quiescence search goes ([`Evaluate::QUIESCENCE_PLIES`]).
 //! - Move order: the table's move, then captures and promotions by what they win, the two killer
 //!   moves of the ply, then quiet moves by their history (raised for a quiet move that cuts
 //!   off, lowered for the quiet moves tried before it).
@@ -332,14 +333,16 @@ impl<'a, P: Evaluate> Searcher<'a, P> {
         }
         let hint = entry.map_or(0, |entry| entry.best);
         let in_check = pos.in_check();
-        let depth = if in_check && P::CHECK_EXTENSION {
+        let depth = if in_check && P::FORCING_CHECKS {
             depth + 1
         } else {
             depth
         };
-        // The static value, where pruning may use it.
-        let eval = (!pv_node && !in_check).then(|| self.evaluate(pos));
+        // The static value, where pruning may use it: a side in check is pruned only where
+        // checks are not forcing, and then only move by move.
+        let eval = (!pv_node && (!in_check || !P::FORCING_CHECKS)).then(|| self.evaluate(pos));
         if let Some(eval) = eval
+            && !in_check
             && beta.abs() < MATE_BOUND
         {
             // Far above beta near the horizon: one quiet move will not undo that.
@@ -389,14 +392,14 @@ impl<'a, P: Evaluate> Searcher<'a, P> {
             let quiet = gain.is_none() && !self.killers[ply].contains(&id);
             // Near the horizon, far from the principal variation, with a line that holds
             // already: late quiet moves, and quiet moves that cannot lift a position far below
-            // alpha, are not searched unless they give check.
+            // alpha, are not searched unless they give a forcing check.
             if let Some(eval) = eval
                 && quiet
                 && depth <= PRUNE_DEPTH
                 && best_score > -MATE_BOUND
                 && (index >= 3 + (depth * depth) as usize
                     || eval + FUTILITY_MARGIN * depth <= alpha)
-                && !child.in_check()
+                && !(P::FORCING_CHECKS && child.in_check())
             {
                 continue;
             }
