@@ -21,9 +21,10 @@
 //! Levels: searches within a node budget per game (in Chak 3,000, 5,000, 12,000, 30,000 and
 //! 90,000 positions), so their games are reproducible, set so that each level scores about
 //! 75 % against the one below (measured with `pigeon match`, in the README). Where budgets
-//! alone step less, the lower levels also misjudge positions ([`Limits::noise`], Shakti) or
-//! now and then play a random move ([`Limits::blunders`], Chesscala's level 1; its upper
-//! levels step by about 60 %, as far as budgets go). Every level stops by 1.5 seconds.
+//! alone step less, the lower levels also misjudge positions ([`Limits::noise`], Shakti), or
+//! look fewer turns ahead ([`Limits::depth`]) and play random moves ([`Limits::blunders`])
+//! (Chesscala, whose top step stays narrower: the time limit bounds how far level 5 looks).
+//! Every level stops by 1.5 seconds.
 
 pub mod analysis;
 pub mod eval;
@@ -82,6 +83,7 @@ impl Level {
     pub fn limits(self, variant: Variant) -> Limits {
         let index = usize::from(self.0 - 1);
         Limits {
+            depth: level_depth(variant)[index],
             nodes: level_nodes(variant)[index],
             time: Some(TIME_LIMIT),
             noise: level_noise(variant)[index],
@@ -94,13 +96,27 @@ impl Level {
 /// The nodes a move of levels 1 to 5 in `variant`, set by matches between neighbouring
 /// levels (the README's "The levels"): each level should beat the one below by about 75 %,
 /// or as nearly as the game's search allows within [`TIME_LIMIT`] (in Chesscala and Shakti
-/// a budget three times larger gains less than in Chak, so their budgets lie further apart).
+/// a budget three times larger gains less than in Chak, so Shakti's budgets lie further
+/// apart, and Chesscala's levels share one budget and differ by their depth,
+/// [`level_depth`], and their blunders, [`level_blunders`]).
 const fn level_nodes(variant: Variant) -> [u64; 5] {
     match variant {
         Variant::Chak => [3_000, 5_000, 12_000, 30_000, 90_000],
         Variant::Chad => [2_000, 5_000, 12_000, 30_000, 90_000],
         Variant::Shakti => [3_000, 12_000, 30_000, 90_000, 270_000],
-        Variant::Chesscala => [300, 3_000, 12_000, 30_000, 90_000],
+        Variant::Chesscala => [90_000; 5],
+    }
+}
+
+/// The deepest iteration of levels 1 to 5 in `variant`: as deep as their budgets go, but in
+/// Chesscala levels 1 to 3 look one turn ahead (and at the captures after it) and level 4
+/// two. Chesscala is won and lost by the ends a turn or two shows (checkmates, the race to
+/// twelve losses): a search that looks a turn further scores about 75 % against one that
+/// does not, where more nodes at the same depth gain less and a misjudged position nothing.
+const fn level_depth(variant: Variant) -> [u32; 5] {
+    match variant {
+        Variant::Chak | Variant::Chad | Variant::Shakti => [MAX_DEPTH; 5],
+        Variant::Chesscala => [1, 1, 1, 2, MAX_DEPTH],
     }
 }
 
@@ -116,14 +132,15 @@ const fn level_noise(variant: Variant) -> [i32; 5] {
 }
 
 /// The chance (thousandths) that levels 1 to 5 in `variant` play a random move
-/// ([`Limits::blunders`]): only Chesscala's level 1. Chesscala is decided by the wins and
-/// losses one turn shows, which even a small search sees (noise changes little there); a
-/// level that sometimes plays at random widens the lowest step, but random moves on both
-/// sides of a pair decide its games by who errs first, so the upper steps keep none.
+/// ([`Limits::blunders`]): only Chesscala's levels 1 and 2, below the shallowest search
+/// (level 3). Chesscala is decided by the wins and losses one turn shows, which even a
+/// small search sees (noise changes little there), so its weakest levels err by moves
+/// picked at random: a search that punishes them scores about 75 % against one that plays
+/// three moves in ten at random, which scores as much against one that plays eight in ten.
 const fn level_blunders(variant: Variant) -> [u16; 5] {
     match variant {
         Variant::Chak | Variant::Chad | Variant::Shakti => [0; 5],
-        Variant::Chesscala => [200, 0, 0, 0, 0],
+        Variant::Chesscala => [800, 300, 0, 0, 0],
     }
 }
 
@@ -178,9 +195,9 @@ pub struct Limits {
     pub noise: i32,
     /// The chance, in thousandths, that a move is picked at random among the legal moves
     /// instead of searched (0: never), though a move that wins on the spot is always taken:
-    /// the seed decides, so a game still replays the same way. How the lowest level of a game
-    /// whose searches draw most games between them (Chesscala) loses games, as a beginner
-    /// does.
+    /// the seed decides, so a game still replays the same way. How the lowest levels of a
+    /// game whose searches draw most games between them (Chesscala) lose games, as beginners
+    /// do.
     pub blunders: u16,
 }
 

@@ -275,30 +275,34 @@ fn middlegame(variant: Variant, plies: usize, seed: u64) -> Record {
 }
 
 #[test]
-fn every_game_is_searched_two_plies_deep_within_the_strongest_level() {
-    // The node budget of level 5, without its time limit, so the test does not depend on
-    // the machine: from the start and from positions further on, the search looks at the
-    // reply to each move (Chesscala's was once lost in its captures and checks at depth 1;
-    // with hundreds of turns a side it gets no further than two plies within this budget).
+fn every_level_completes_its_depth_within_its_budget() {
+    // Each level's node budget, without its time limit, so the test does not depend on the
+    // machine: from the start and from positions further on, a level given a depth
+    // (Chesscala's lower levels) reaches it, and every other level looks at the reply to
+    // each move at least (Chesscala's search was once lost in its captures and checks at
+    // depth 1; with hundreds of turns a side it reaches two or three plies at level 5).
     for variant in Variant::ALL {
-        let budget = Level::MAX.limits(variant).nodes;
-        for (plies, seed) in [(0, 1), (6, 2), (16, 3)] {
-            let record = middlegame(variant, plies, seed);
-            let limits = Limits {
-                depth: 2,
-                nodes: budget,
-                time: None,
-                ..Limits::default()
-            };
-            let choice = engine::search(&record, &limits, 7).expect("the game goes on");
-            assert_eq!(
-                choice.depth,
-                2,
-                "{variant}, {} plies in ({}): {} nodes",
-                record.moves().len(),
-                record.position().to_text(),
-                choice.nodes,
-            );
+        for number in 1..=5 {
+            let level = Level::new(number).expect("a level").limits(variant);
+            let depth = level.depth.min(2);
+            for (plies, seed) in [(0, 1), (6, 2), (16, 3)] {
+                let record = middlegame(variant, plies, seed);
+                let limits = Limits {
+                    depth,
+                    nodes: level.nodes,
+                    time: None,
+                    ..Limits::default()
+                };
+                let choice = engine::search(&record, &limits, 7).expect("the game goes on");
+                assert_eq!(
+                    choice.depth,
+                    depth,
+                    "{variant} level {number}, {} plies in ({}): {} nodes",
+                    record.moves().len(),
+                    record.position().to_text(),
+                    choice.nodes,
+                );
+            }
         }
     }
 }
@@ -333,8 +337,14 @@ fn every_game_has_levels_that_search_more_and_misjudge_less_the_higher_they_are(
         let limits: Vec<Limits> = (1..=5)
             .map(|number| Level::new(number).expect("a level").limits(variant))
             .collect();
+        // Each level searches at least as many nodes, as deep, as the one below, and more
+        // of one or the other (or it errs less, below).
         assert!(
-            limits.windows(2).all(|pair| pair[0].nodes < pair[1].nodes),
+            limits.windows(2).all(|pair| pair[0].nodes <= pair[1].nodes
+                && pair[0].depth <= pair[1].depth
+                && (pair[0].nodes < pair[1].nodes
+                    || pair[0].depth < pair[1].depth
+                    || pair[0].blunders > pair[1].blunders)),
             "{variant}: {limits:?}"
         );
         assert!(
