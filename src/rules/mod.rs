@@ -191,6 +191,12 @@ impl Mark {
     }
 }
 
+/// `text` without the marks a move copied from a record or an analysis may end with (`+`,
+/// `#`, `!`, `?`, in any order, with spaces): what every game's move reader reads.
+pub(crate) fn without_marks(text: &str) -> &str {
+    text.trim_end_matches(|c: char| c.is_whitespace() || matches!(c, '+' | '#' | '!' | '?'))
+}
+
 /// Whether `outcome`, reached with `turn` to move, is a mate by the side that just moved.
 fn mated(outcome: Outcome, turn: Color) -> bool {
     outcome.winner == Some(turn.other())

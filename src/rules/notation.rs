@@ -131,16 +131,13 @@ impl Board {
 
     /// Every reading of `text`; empty when it is not a move text at all.
     pub(crate) fn queries(&self, text: &str) -> Vec<Query> {
-        let mut body: String = text
+        let mut body: String = super::without_marks(text)
             .chars()
             .filter(|c| !c.is_whitespace())
             .collect::<String>()
             .to_ascii_lowercase();
         if !body.is_ascii() {
             return Vec::new();
-        }
-        while body.ends_with(['+', '#', '!', '?']) {
-            body.pop();
         }
         let mut removed = None;
         if let Some(at) = body.find("(rm") {

@@ -330,12 +330,12 @@ fn syntax_error(input: &str) -> MoveError {
 /// Strips decorations a player may add that the move does not need: check and annotation
 /// marks, and an explicit promotion (promotion is compulsory, so it is implied).
 fn strip_decorations(text: &str) -> &str {
-    let mut text = text.trim_end_matches(['+', '#', '!', '?', ' ']);
+    let mut text = crate::rules::without_marks(text);
     for suffix in [
         "=+P", "=+K", "=W", "=D", "(W)", "(D)", "=w", "=d", "(w)", "(d)",
     ] {
         if let Some(stripped) = text.strip_suffix(suffix) {
-            text = stripped.trim_end_matches(['+', '#']);
+            text = crate::rules::without_marks(stripped);
             break;
         }
     }

@@ -294,9 +294,7 @@ pub fn parse_turn(pos: &Chesscala, input: &str) -> Result<Turn, MoveError> {
     if input.len() > MAX_INPUT {
         return Err(syntax(input));
     }
-    // A turn copied from a record may carry its check or mate mark, or an analysis's.
-    let body = input.trim_end().trim_end_matches(['+', '#', '!', '?']);
-    let pats = tokenize(body)
+    let pats = tokenize(crate::rules::without_marks(input))
         .and_then(|t| patterns(&t))
         .ok_or_else(|| syntax(input))?;
     let side = pos.side;
