@@ -4,12 +4,13 @@
 
 /// Implements [`super::Database`] for a backend `$db` whose module has one submodule per area
 /// (`upkeep`, `players`, `challenges`, `games`, `options`, `ratings`, `community`, `notices`,
-/// `timing`, `correspondence`, `analysis`), each trait method answered by the function of the same name
+/// `timing`, `correspondence`, `analysis`), each method of [`super::Database`] and
+/// [`super::AnalysisDatabase`] answered by the function of the same name
 /// there, called with the backend and the method's arguments.
 macro_rules! answered_by {
     ($db:ty) => {
         $crate::store::answered::answered_by! {
-            $db;
+            $db: Database;
             upkeep::synchronous_settings() -> Result<Vec<String>>;
             upkeep::close();
             upkeep::hold_for_serving() -> Result<()>;
@@ -188,7 +189,9 @@ macro_rules! answered_by {
             timing::resume_clocks(platform: &str, now: i64) -> Result<Resumed>;
             timing::heartbeat(platform: &str, now: i64) -> Result<()>;
             timing::next_due(platform: &str, after: i64, reminders: (i64, i64)) -> Result<Option<i64>>;
-
+        }
+        $crate::store::answered::answered_by! {
+            $db: AnalysisDatabase;
             analysis::analysis(game_id: i64) -> Result<Option<AnalysisRow>>;
             analysis::request_analysis(game_id: i64, now: i64) -> Result<AnalysisRow>;
             analysis::claim_analysis(now: i64) -> Result<Option<AnalysisRow>>;
@@ -208,22 +211,26 @@ macro_rules! answered_by {
             ) -> Result<()>;
         }
     };
-    ($db:ty; $($module:ident::$name:ident($($arg:ident: $type:ty),* $(,)?) $(-> $result:ty)?;)*) => {
+    ($db:ty: $trait:ident; $($module:ident::$name:ident($($arg:ident: $type:ty),* $(,)?) $(-> $result:ty)?;)*) => {
         const _: () = {
+            // The types of both traits' methods: each impl uses some of them.
+            #[allow(unused_imports)]
             use std::path::Path;
 
+            #[allow(unused_imports)]
             use $crate::store::{
                 AnalysisRow, AppendMoves, CapsRow, ChallengeRow, ConditionalRow, Counts, DigestRow, GameRow,
                 LeaveRow, MoveRow, NewChallenge, NewGame, NewNotice, NoteRow, NoticeRow, PlayerRow,
                 RatingChangeRow, RatingFn, RatingRow, ResultsRow, Resumed, SettingsRow, StoreError,
                 StoredGame, TakeBack,
             };
+            #[allow(unused_imports)]
             use $crate::store::copy::TableRows;
 
             type Result<T> = std::result::Result<T, StoreError>;
 
             #[async_trait::async_trait]
-            impl $crate::store::Database for $db {
+            impl $crate::store::$trait for $db {
                 $(
                     async fn $name(&self, $($arg: $type),*) $(-> $result)? {
                         $module::$name(self, $($arg),*).await

@@ -9,8 +9,8 @@ use async_trait::async_trait;
 
 use super::copy::TableRows;
 use super::{
-    AnalysisRow, AppendMoves, CapsRow, ChallengeRow, ConditionalRow, Counts, DigestRow, GameRow,
-    Glicko, LeaveRow, MoveRow, NewChallenge, NewGame, NewNotice, NoteRow, NoticeRow, PlayerRow,
+    AppendMoves, CapsRow, ChallengeRow, ConditionalRow, Counts, DigestRow, GameRow, Glicko,
+    LeaveRow, MoveRow, NewChallenge, NewGame, NewNotice, NoteRow, NoticeRow, PlayerRow,
     RatingChangeRow, RatingRow, RatingUpdate, Result, ResultsRow, Resumed, SettingsRow, StoredGame,
     TakeBack,
 };
@@ -24,10 +24,13 @@ pub type RatingFn = Box<dyn FnOnce(&RatingUpdate) -> [Glicko; 2] + Send>;
 ///
 /// Besides the game data, a backend answers for its own upkeep: [`Database::close`],
 /// [`Database::backup`], [`Database::integrity_check`] and [`Database::synchronous_settings`],
-/// each described in the database's own terms. Tournaments are the supertrait
-/// [`super::TournamentDatabase`] (`store/tournaments.rs`).
+/// each described in the database's own terms. Tournaments and post-game analyses are the
+/// supertraits [`super::TournamentDatabase`] (`store/tournaments.rs`) and
+/// [`super::AnalysisDatabase`] (`store/analysis.rs`).
 #[async_trait]
-pub trait Database: Debug + Send + Sync + super::TournamentDatabase {
+pub trait Database:
+    Debug + Send + Sync + super::TournamentDatabase + super::AnalysisDatabase
+{
     /// The durability setting of every connection the backend may hand out, read while all of
     /// them are held at once. On SQLite: the `synchronous` pragma by name (`full` keeps an
     /// acknowledged move through a power loss); on PostgreSQL: `synchronous_commit` (`on`).
@@ -774,63 +777,4 @@ pub trait Database: Debug + Send + Sync + super::TournamentDatabase {
         after: i64,
         reminders: (i64, i64),
     ) -> Result<Option<i64>>;
-
-    /// The analysis of a game, if one was queued.
-    ///
-    /// # Errors
-    /// [`super::StoreError`] when the database fails.
-    async fn analysis(&self, game_id: i64) -> Result<Option<AnalysisRow>>;
-
-    /// Queues the analysis of a finished game unless it has one queued, running or done (a
-    /// failed one is queued afresh), and gives it as it stands. (A game between people is
-    /// queued by itself in the transaction that ends it; see [`Database::finish_game`].)
-    ///
-    /// # Errors
-    /// [`super::StoreError`] when the database fails.
-    async fn request_analysis(&self, game_id: i64, now: i64) -> Result<AnalysisRow>;
-
-    /// Claims the analysis that has waited longest, for [`super::ANALYSIS_LEASE`]: a queued
-    /// one, or a running one whose claim lapsed at `now` (its process stopped). Each claim
-    /// goes to one process (on PostgreSQL, `FOR UPDATE SKIP LOCKED`); its number is the row's
-    /// `attempts`. One claimed [`super::ANALYSIS_ATTEMPTS`] times is given up. `None` when
-    /// nothing waits.
-    ///
-    /// # Errors
-    /// [`super::StoreError`] when the database fails.
-    async fn claim_analysis(&self, now: i64) -> Result<Option<AnalysisRow>>;
-
-    /// Records a claimed analysis done with its `result`, and `notice`, in one transaction
-    /// guarded by the claim (`attempt`): `false` when the claim was lost (it lapsed and
-    /// another process took the analysis over), and nothing is recorded.
-    ///
-    /// # Errors
-    /// [`super::StoreError`] when the database fails.
-    async fn finish_analysis(
-        &self,
-        game_id: i64,
-        attempt: i64,
-        result: &str,
-        now: i64,
-        notice: &NewNotice<'_>,
-    ) -> Result<bool>;
-
-    /// Renews a claimed analysis's lease from `now`, while the claim (`attempt`) is still
-    /// this process's: `false` when it lapsed and another process took it over.
-    ///
-    /// # Errors
-    /// [`super::StoreError`] when the database fails.
-    async fn renew_analysis(&self, game_id: i64, attempt: i64, now: i64) -> Result<bool>;
-
-    /// Gives back a claimed analysis: to the queue (a process stopping), or up for good when
-    /// `failed` (the game cannot be analysed).
-    ///
-    /// # Errors
-    /// [`super::StoreError`] when the database fails.
-    async fn release_analysis(
-        &self,
-        game_id: i64,
-        attempt: i64,
-        failed: bool,
-        now: i64,
-    ) -> Result<()>;
 }

@@ -36,7 +36,9 @@ mod timing;
 mod tournaments;
 mod url;
 
-pub use analysis::{ANALYSED_FROM_PLY, ANALYSIS_ATTEMPTS, ANALYSIS_LEASE, AnalysisRow};
+pub use analysis::{
+    ANALYSED_FROM_PLY, ANALYSIS_ATTEMPTS, ANALYSIS_LEASE, AnalysisDatabase, AnalysisRow,
+};
 pub use community::{CapsRow, Counts};
 pub use correspondence::{ConditionalRow, DigestRow, LeaveRow};
 pub use database::{Database, RatingFn};
