@@ -13,6 +13,7 @@ mod openings;
 mod player;
 mod stats;
 
+use std::collections::BTreeSet;
 use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -276,6 +277,26 @@ pub fn play_match(
         .as_ref()
         .map(|path| RecordsFile::open(path, first > 0))
         .transpose()?;
+    let recorded = records
+        .as_ref()
+        .map(|records| {
+            records
+                .recorded
+                .range(first + 1..=total)
+                .copied()
+                .collect::<BTreeSet<_>>()
+        })
+        .unwrap_or_default();
+    if let (Some(records), false) = (&records, recorded.is_empty()) {
+        let numbers: Vec<String> = recorded.iter().map(ToString::to_string).collect();
+        // The log is a convenience; the report is what counts.
+        let _ = writeln!(
+            log,
+            "Already in {}, not played again: game {}",
+            records.path.display(),
+            numbers.join(", ")
+        );
+    }
     let next = AtomicUsize::new(first);
     let done = AtomicBool::new(false);
     let shared = Mutex::new(Shared {
@@ -293,6 +314,7 @@ pub fn play_match(
                     config,
                     openings: &openings,
                     total,
+                    recorded: &recorded,
                     next: &next,
                     done: &done,
                     shared: &shared,
@@ -317,7 +339,9 @@ pub fn play_match(
         problem: error.to_string(),
         // The games run in parallel: the first number missing counts.
         next_game: (first + 1..)
-            .find(|number| !games.iter().any(|game| game.number == *number))
+            .find(|number| {
+                !recorded.contains(number) && !games.iter().any(|game| game.number == *number)
+            })
             .unwrap_or(total),
     });
     Ok(Report {
@@ -343,6 +367,10 @@ struct RecordsFile {
     path: PathBuf,
     file: File,
     empty: bool,
+    /// The numbers of the games the file already holds (its `Round` tags), which a match that
+    /// goes on does not play again: with several games at a time, games after the first one
+    /// missing may have finished before the match stopped.
+    recorded: BTreeSet<usize>,
 }
 
 impl RecordsFile {
@@ -360,10 +388,21 @@ impl RecordsFile {
             .open(path)
             .map_err(failed)?;
         let empty = file.metadata().map_err(failed)?.len() == 0;
+        let recorded = if add && !empty {
+            std::fs::read_to_string(path)
+                .map_err(failed)?
+                .lines()
+                .filter_map(|line| line.strip_prefix("[Round \"")?.strip_suffix("\"]"))
+                .filter_map(|round| round.parse().ok())
+                .collect()
+        } else {
+            BTreeSet::new()
+        };
         Ok(RecordsFile {
             path: path.to_owned(),
             file,
             empty,
+            recorded,
         })
     }
 
@@ -387,6 +426,8 @@ struct Worker<'a, 'log> {
     config: &'a MatchConfig,
     openings: &'a [Vec<String>],
     total: usize,
+    /// Games the records file already holds, by number.
+    recorded: &'a BTreeSet<usize>,
     next: &'a AtomicUsize,
     done: &'a AtomicBool,
     shared: &'a Mutex<Shared<'log>>,
@@ -407,6 +448,9 @@ impl Worker<'_, '_> {
             if index >= self.total || self.done.load(Ordering::Relaxed) {
                 return Ok(());
             }
+            if self.recorded.contains(&(index + 1)) {
+                continue;
+            }
             let opening = &self.openings[(index / 2) % self.openings.len()];
             for (player, command) in players.iter_mut().zip(&self.config.engines) {
                 // An engine that stopped answering in the last game is started afresh.
@@ -421,9 +465,19 @@ impl Worker<'_, '_> {
         }
     }
 
-    /// Counts a finished game, logs it and checks the SPRT.
+    /// Writes a finished game's record, then counts it, logs it and checks the SPRT. A game
+    /// whose record cannot be written stops the match uncounted, so the match goes on from it.
     fn finish(&self, game: Game) {
         let mut shared = self.shared.lock().unwrap_or_else(PoisonError::into_inner);
+        let written = match shared.records.as_mut() {
+            Some(records) => records.add(&game.export(self.config)),
+            None => Ok(()),
+        };
+        if let Err(error) = written {
+            self.done.store(true, Ordering::Relaxed);
+            shared.failure.get_or_insert(error);
+            return;
+        }
         let first = if game.white == 0 {
             Color::White
         } else {
@@ -445,14 +499,6 @@ impl Worker<'_, '_> {
         );
         // The log is a convenience; the report is what counts.
         let _ = writeln!(shared.log, "{line}").and_then(|()| shared.log.flush());
-        let written = match shared.records.as_mut() {
-            Some(records) => records.add(&game.export(self.config)),
-            None => Ok(()),
-        };
-        if let Err(error) = written {
-            self.done.store(true, Ordering::Relaxed);
-            shared.failure.get_or_insert(error);
-        }
         if let Some(sprt) = &self.config.sprt
             && sprt.verdict(&shared.tally) != Verdict::Continue
         {

@@ -377,6 +377,37 @@ fn a_stopped_match_goes_on_from_the_game_asked_for() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("give a number from 1 to 4"), "{stderr}");
     assert_eq!(std::fs::read_to_string(&records).unwrap(), text);
+    // Games the file already holds are not played again: a match that ran several games at a
+    // time may have finished later ones before it stopped (game 3 is missing here).
+    let records_without_3: Vec<&str> = text
+        .split("\n\n[")
+        .filter(|record| !record.contains("Round \"3\"]"))
+        .collect();
+    std::fs::write(&records, records_without_3.join("\n\n[")).unwrap();
+    let output = run("4", "3", &records);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{output:?}");
+    assert!(stdout.contains("not played again: game 4"), "{stdout}");
+    assert!(
+        stdout.contains("Game 3 (") && !stdout.contains("Game 4 ("),
+        "{stdout}"
+    );
+    let again = std::fs::read_to_string(&records).expect("the records are written");
+    assert_eq!(replay_records(&again).len(), 4);
+    for round in 1..=4 {
+        assert_eq!(
+            again.matches(&format!("[Round \"{round}\"]")).count(),
+            1,
+            "{again}"
+        );
+    }
+    // A game whose record cannot be written is not counted: the match goes on from it.
+    let output = run("2", "1", std::path::Path::new("/dev/full"));
+    assert!(!output.status.success());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stdout.contains("Game 1 ("), "{stdout}");
+    assert!(stderr.contains("/dev/full"), "{stderr}");
     // A records file that cannot be written stops the match before it starts.
     let output = run("2", "1", &dir.path().join("missing").join("games.pgn"));
     assert!(!output.status.success());
