@@ -115,13 +115,15 @@ pub struct Elo {
 
 impl fmt::Display for Elo {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Rounded to a tenth, with no sign on a zero (an even score's difference is -0).
+        let tenth = |elo: f64| (elo * 10.0).round() / 10.0 + 0.0;
         write!(
             f,
             "{:.1} +/- {:.1} (95%: {:.1} to {:.1})",
-            self.difference,
-            (self.high - self.low) / 2.0,
-            self.low,
-            self.high
+            tenth(self.difference),
+            tenth((self.high - self.low) / 2.0),
+            tenth(self.low),
+            tenth(self.high)
         )
     }
 }
@@ -187,5 +189,60 @@ impl Sprt {
             self.elo1,
             tally.llr(self.elo0, self.elo1)
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tally(wins: u32, losses: u32, draws: u32) -> Tally {
+        Tally {
+            wins,
+            draws,
+            losses,
+        }
+    }
+
+    #[test]
+    fn a_score_gives_its_elo_difference_and_interval() {
+        // 75 % is 190.8 Elo; the interval widens with fewer games and holds the difference.
+        let elo = tally(55, 15, 10).elo().expect("a score between 0 and 1");
+        assert!((elo.difference - 190.85).abs() < 0.1, "{elo}");
+        assert!(
+            elo.low < elo.difference && elo.difference < elo.high,
+            "{elo}"
+        );
+        let fewer = tally(6, 1, 1).elo().expect("a score between 0 and 1");
+        assert!(
+            fewer.high - fewer.low > elo.high - elo.low,
+            "{fewer} vs {elo}"
+        );
+        assert_eq!(tally(3, 0, 0).elo(), None);
+        assert_eq!(tally(0, 2, 0).elo(), None);
+    }
+
+    #[test]
+    fn an_even_score_prints_no_negative_zero() {
+        let elo = tally(0, 0, 4).elo().expect("all draws score one half");
+        assert_eq!(elo.to_string(), "0.0 +/- 0.0 (95%: 0.0 to 0.0)");
+        let even = tally(5, 5, 2).elo().expect("an even score").to_string();
+        assert!(even.starts_with("0.0 +/- "), "{even}");
+    }
+
+    #[test]
+    fn the_sprt_accepts_the_hypothesis_the_games_support() {
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 20.0,
+        };
+        assert_eq!(sprt.verdict(&tally(0, 0, 0)), Verdict::Continue);
+        assert_eq!(sprt.verdict(&tally(300, 100, 100)), Verdict::H1);
+        assert_eq!(sprt.verdict(&tally(100, 300, 100)), Verdict::H0);
+        assert_eq!(sprt.verdict(&tally(11, 10, 5)), Verdict::Continue);
+        assert!(
+            sprt.line(&tally(300, 100, 100))
+                .ends_with("H1 was accepted")
+        );
     }
 }
