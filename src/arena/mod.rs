@@ -17,6 +17,7 @@ use std::collections::BTreeSet;
 use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
+use std::ops::RangeInclusive;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
@@ -277,16 +278,10 @@ pub fn play_match(
         .as_ref()
         .map(|path| RecordsFile::open(path, first > 0))
         .transpose()?;
-    let recorded = records
-        .as_ref()
-        .map(|records| {
-            records
-                .recorded
-                .range(first + 1..=total)
-                .copied()
-                .collect::<BTreeSet<_>>()
-        })
-        .unwrap_or_default();
+    let recorded = match &records {
+        Some(records) if first > 0 => records.rounds(first + 1..=total)?,
+        _ => BTreeSet::new(),
+    };
     if let (Some(records), false) = (&records, recorded.is_empty()) {
         let numbers: Vec<String> = recorded.iter().map(ToString::to_string).collect();
         // The log is a convenience; the report is what counts.
@@ -367,10 +362,6 @@ struct RecordsFile {
     path: PathBuf,
     file: File,
     empty: bool,
-    /// The numbers of the games the file already holds (its `Round` tags), which a match that
-    /// goes on does not play again: with several games at a time, games after the first one
-    /// missing may have finished before the match stopped.
-    recorded: BTreeSet<usize>,
 }
 
 impl RecordsFile {
@@ -388,22 +379,32 @@ impl RecordsFile {
             .open(path)
             .map_err(failed)?;
         let empty = file.metadata().map_err(failed)?.len() == 0;
-        let recorded = if add && !empty {
-            std::fs::read_to_string(path)
-                .map_err(failed)?
-                .lines()
-                .filter_map(|line| line.strip_prefix("[Round \"")?.strip_suffix("\"]"))
-                .filter_map(|round| round.parse().ok())
-                .collect()
-        } else {
-            BTreeSet::new()
-        };
         Ok(RecordsFile {
             path: path.to_owned(),
             file,
             empty,
-            recorded,
         })
+    }
+
+    /// The failure to read or write the file.
+    fn failed(&self, problem: std::io::Error) -> ArenaError {
+        ArenaError::Records {
+            path: self.path.clone(),
+            problem,
+        }
+    }
+
+    /// The numbers in `range` of the games the file already holds (its `Round` tags), which
+    /// a match that goes on does not play again: with several games at a time, games after
+    /// the first one missing may have finished before the match stopped.
+    fn rounds(&self, range: RangeInclusive<usize>) -> Result<BTreeSet<usize>, ArenaError> {
+        let text = std::fs::read_to_string(&self.path).map_err(|problem| self.failed(problem))?;
+        Ok(text
+            .lines()
+            .filter_map(|line| line.strip_prefix("[Round \"")?.strip_suffix("\"]"))
+            .filter_map(|round| round.parse().ok())
+            .filter(|round| range.contains(round))
+            .collect())
     }
 
     /// Adds one game's record and flushes it to the file.
@@ -411,10 +412,7 @@ impl RecordsFile {
         let separator = if self.empty { "" } else { "\n" };
         writeln!(self.file, "{separator}{record}")
             .and_then(|()| self.file.sync_data())
-            .map_err(|problem| ArenaError::Records {
-                path: self.path.clone(),
-                problem,
-            })?;
+            .map_err(|problem| self.failed(problem))?;
         self.empty = false;
         Ok(())
     }
