@@ -98,6 +98,7 @@ pub(crate) enum Command {
         /// draws).
         game: GameRules,
         /// A position text; `start` means the start position.
+        #[arg(allow_hyphen_values = true)]
         position: Option<String>,
     },
     /// Count the leaves of the legal move tree to DEPTH.
@@ -107,7 +108,7 @@ pub(crate) enum Command {
         /// How many plies (Chesscala: turns) deep.
         depth: u32,
         /// A position text; `start` (the default) means the start position.
-        #[arg(default_value = "start")]
+        #[arg(default_value = "start", allow_hyphen_values = true)]
         position: String,
         /// First print one line `<move>: <count>` per legal move.
         #[arg(long)]
@@ -127,6 +128,7 @@ pub(crate) enum Command {
         /// The game, or chesscala-nodraws.
         game: GameRules,
         /// A position text, or `start`.
+        #[arg(allow_hyphen_values = true)]
         position: String,
         /// The moves, one argument each, in any notation the game accepts.
         moves: Vec<String>,
@@ -136,7 +138,7 @@ pub(crate) enum Command {
         /// The game.
         game: Variant,
         /// A position text; `start` (the default) means the start position.
-        #[arg(default_value = "start")]
+        #[arg(default_value = "start", allow_hyphen_values = true)]
         position: String,
         /// Highlight this move: if it is legal in POSITION, draw the position after it;
         /// otherwise take it as the move that led to POSITION.

@@ -128,6 +128,49 @@ fn play_refuses_an_illegal_move_with_the_chat_message() {
     assert!(stdout(&output).is_empty());
 }
 
+/// A Chesscala position whose first stack is empty: its text begins with `-`, as most of
+/// the game's positions do once pieces have left the corner.
+const CHESSCALA_EMPTY_CORNER: &str = "-,-,k,-,-,-/-,QRP,-,-,-,-/-,-,-,-,-,-/-,-,-,-,-,-/\
+    -,-,-,-,-,-/-,-,-,-,-,-/-,-,-,-,-,-/-,-,-,K,-,K w - - 0,0 - *";
+
+#[test]
+fn a_position_that_begins_with_a_hyphen_is_a_position_not_an_option() {
+    let position = CHESSCALA_EMPTY_CORNER;
+    let output = pigeon(&["perft", "chesscala", "2", position], "");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(stdout(&output).trim_end(), "10");
+    // Options still count as options after it.
+    let output = pigeon(&["perft", "chesscala", "1", position, "--divide"], "");
+    let text = stdout(&output);
+    assert_eq!(text.lines().last(), Some("8"), "{text}");
+    assert!(text.starts_with("Kd1-c1: 1\n"), "{text}");
+    let output = pigeon(&["moves", "chesscala", position], "");
+    assert_eq!(
+        stdout(&output).trim_end(),
+        "Kd1-c1, Kf1-e1, b7>PQR, b7>PRQ, b7>QPR, b7>QRP, b7>RPQ, b7>RQP"
+    );
+    let output = pigeon(&["play", "chesscala", position, "Kd1-c1"], "");
+    assert_eq!(
+        stdout(&output).trim_end(),
+        position.replace("-,-,-,K,-,K w", "-,-,K,-,-,K b")
+    );
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let png = dir.path().join("board.png");
+    let png_arg = png.to_str().expect("a UTF-8 path");
+    let output = pigeon(&["render", "chesscala", position, "-o", png_arg], "");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let bytes = std::fs::read(&png).expect("the picture is written");
+    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"));
+}
+
 #[test]
 fn unknown_games_and_bad_positions_fail_clearly() {
     let output = pigeon(&["moves", "checkers", "start"], "");
