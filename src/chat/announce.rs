@@ -140,14 +140,9 @@ pub(super) fn challenge_reply(challenge: &ChallengeSummary, means: Means) -> Rep
         ColorChoice::Random => String::from("colours drawn at random"),
     };
     let terms = format!(
-        "{} ({} day{} per move, {colour})",
+        "{} ({} per move, {colour})",
         challenge.variant,
-        challenge.days_per_move,
-        if challenge.days_per_move == 1 {
-            ""
-        } else {
-            "s"
-        }
+        clock::plural(challenge.days_per_move, "day")
     );
     let expires = clock::format_utc(challenge.expires_at);
     let rated = if challenge.rated {

@@ -4,7 +4,7 @@
 use super::inert::{cleaned, inert};
 use super::{Incoming, Picture, Reply};
 use crate::rules::Variant;
-use crate::service::clock::{format_utc, parse_span};
+use crate::service::clock::{format_utc, parse_span, plural};
 use crate::service::tournaments::{points_text, tie_break_text};
 use crate::service::{
     Format, RoundGames, Service, ServiceError, Standings, StartTime, TournamentInfo,
@@ -323,25 +323,22 @@ pub(super) async fn execute(
     Ok(vec![reply])
 }
 
+/// The terms a tournament's name (`#1 "Cup" (Chak, Swiss)`) does not already give.
 fn terms_text(info: &TournamentInfo) -> String {
-    let mut text = format!(
-        "{}, {}",
-        info.variant,
-        match info.format {
-            Format::Swiss => format!("Swiss of {} rounds", info.rounds),
-            other => other.to_string(),
-        }
-    );
+    let mut text = match info.format {
+        Format::Swiss => format!("{}, ", plural(info.rounds, "round")),
+        Format::RoundRobin | Format::Double => String::new(),
+    };
     text.push_str(&format!(
-        ", {} day(s) per move, {}",
-        info.days_per_move,
+        "{} per move, {}",
+        plural(info.days_per_move, "day"),
         if info.rated { "rated" } else { "casual" }
     ));
     if let Some(max) = info.max_players {
         text.push_str(&format!(", at most {max} players"));
     }
     if let Some(days) = info.round_days {
-        text.push_str(&format!(", {days} day(s) per round"));
+        text.push_str(&format!(", {} per round", plural(days, "day")));
     }
     text
 }
@@ -380,7 +377,7 @@ fn players_text(info: &TournamentInfo) -> String {
     let names: Vec<&str> = info.players.iter().map(|e| e.user.name.as_str()).collect();
     match names.len() {
         0 => String::from("Nobody has joined yet."),
-        n => format!("{n} player(s): {}.", names.join(", ")),
+        n => format!("{}: {}.", plural(n, "player"), names.join(", ")),
     }
 }
 
@@ -393,13 +390,16 @@ fn withdrawn_text(done: &Withdrawal) -> String {
         ),
         (true, false) => format!(
             "They had played fewer than half of their games, so all their results are \
-             annulled: their games count for no one, and {} end(s) without a result.",
-            games.join(", ")
+             annulled: their games count for no one, and {} {} without a result.",
+            games.join(", "),
+            if games.len() == 1 { "ends" } else { "end" }
         ),
         (false, true) => String::from("No game of theirs was still going."),
         (false, false) => format!(
-            "Their unfinished game(s) {} are forfeited: their opponents win.",
-            games.join(", ")
+            "Their unfinished {} {} {} forfeited: their opponents win.",
+            if games.len() == 1 { "game" } else { "games" },
+            games.join(", "),
+            if games.len() == 1 { "is" } else { "are" }
         ),
     };
     format!(
@@ -433,9 +433,9 @@ fn list_text(infos: &[TournamentInfo]) -> String {
     let mut text = String::from("Tournaments here:");
     for info in infos {
         text.push_str(&format!(
-            "\n{info}: {}, {} player(s), {}",
+            "\n{info}: {}, {}, {}",
             state_text(info),
-            info.players.len(),
+            plural(info.players.len(), "player"),
             if info.rated { "rated" } else { "casual" }
         ));
     }
@@ -504,11 +504,11 @@ pub fn standings_text(standings: &Standings) -> String {
             format!("{}.", line.rank)
         };
         text.push_str(&format!(
-            "\n{rank} {}{}: {} pts, {} game(s), {}",
+            "\n{rank} {}{}: {} pts, {}, {}",
             line.name,
             line.withdrawal_note(),
             points_text(line.points),
-            line.games,
+            plural(line.games, "game"),
             tie_breaks.join(", ")
         ));
     }
@@ -556,15 +556,15 @@ pub(super) async fn standings_reply(
 pub(super) fn round_reply(info: &TournamentInfo, pairings: &[RoundGames]) -> Reply {
     let lead = match info.format {
         Format::Swiss => format!(
-            "Tournament {info}, round {} of {} is paired ({} day(s) per move):",
+            "Tournament {info}, round {} of {} is paired ({} per move):",
             pairings.first().map_or(info.current_round, |r| r.round),
             info.rounds,
-            info.days_per_move
+            plural(info.days_per_move, "day")
         ),
         Format::RoundRobin | Format::Double => format!(
             "Tournament {info} has started: every game starts now, each with its own clock \
-             ({} day(s) per move).",
-            info.days_per_move
+             ({} per move).",
+            plural(info.days_per_move, "day")
         ),
     };
     let mut reply = Reply::text(lead);
@@ -619,9 +619,9 @@ pub(super) async fn over_reply(service: &Service, standings: &Standings) -> Repl
 /// A start time that came with too few players.
 pub(super) fn postponed_reply(info: &TournamentInfo) -> Reply {
     Reply::text(format!(
-        "Tournament {info} could not start at its start time: it has {} player(s) and needs \
+        "Tournament {info} could not start at its start time: it has {} and needs \
          at least 3. {} can start it with `tournament start {}` once enough have joined.",
-        info.players.len(),
+        plural(info.players.len(), "player"),
         info.organiser,
         info.id
     ))

@@ -197,11 +197,18 @@ pub fn format_utc(unix: i64) -> String {
     )
 }
 
+/// A count and its noun, plural unless the count is one: `1 day`, `3 days`, `0 players`.
+#[must_use]
+pub fn plural(n: impl fmt::Display, noun: &str) -> String {
+    let n = n.to_string();
+    let s = if n == "1" { "" } else { "s" };
+    format!("{n} {noun}{s}")
+}
+
 /// Writes a duration in seconds the way people say it: `2 days 3 hours`, `45 minutes`.
 #[must_use]
 pub fn format_duration(seconds: i64) -> String {
     let seconds = seconds.max(0);
-    let plural = |n: i64, unit: &str| format!("{n} {unit}{}", if n == 1 { "" } else { "s" });
     let (days, hours, minutes) = (seconds / DAY, seconds % DAY / HOUR, seconds % HOUR / 60);
     match (days, hours) {
         (0, 0) => plural(minutes.max(1), "minute"),
@@ -220,6 +227,14 @@ mod tests {
         assert_eq!(format_utc(0), "1970-01-01 00:00 UTC");
         assert_eq!(format_utc(951_782_400), "2000-02-29 00:00 UTC");
         assert_eq!(format_utc(1_795_350_000), "2026-11-22 12:20 UTC");
+    }
+
+    #[test]
+    fn counts_take_the_plural_unless_one() {
+        assert_eq!(plural(1, "day"), "1 day");
+        assert_eq!(plural(0usize, "player"), "0 players");
+        assert_eq!(plural(14i64, "day"), "14 days");
+        assert_eq!(plural("½", "point"), "½ points");
     }
 
     #[test]

@@ -118,18 +118,18 @@ fn description(page: &TournamentPage) -> String {
     let info = &page.standings.tournament;
     let leader = match (info.state, page.standings.lines.first()) {
         (TournamentState::Running, Some(line)) => format!(
-            " Leading: {} with {} point(s).",
+            " Leading: {} with {}.",
             line.name,
-            points_text(line.points)
+            clock::plural(points_text(line.points), "point")
         ),
         _ => String::new(),
     };
     format!(
-        "{} tournament, {}, {} player(s), {} day(s) per move, {}. {}{leader}",
+        "{} tournament, {}, {}, {} per move, {}. {}{leader}",
         info.variant,
         format_words(page),
-        info.players.len(),
-        info.days_per_move,
+        clock::plural(info.players.len(), "player"),
+        clock::plural(info.days_per_move, "day"),
         if info.rated { "rated" } else { "casual" },
         state_words(page)
     )

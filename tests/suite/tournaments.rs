@@ -550,9 +550,9 @@ fn a_tournament_short_of_players_at_its_start_waits_then_joins_and_a_manual_star
             .unwrap_or_else(|| panic!("{needle:?} missing from:\n{out}"))
     };
     let created = at("It starts at 2026-12-02 10:00 UTC if at least 3 have joined");
-    let postponed = at("could not start at its start time: it has 2 player(s)");
+    let postponed = at("could not start at its start time: it has 2 players");
     let waited = at("It is now 2026-12-03 10:00 UTC.");
-    let joined = at("3 player(s): alice, bob, carol.");
+    let joined = at("3 players: alice, bob, carol.");
     let started = at("has started with 3 players");
     let paired = at("Round 1:");
     assert!(

@@ -309,8 +309,9 @@ pub enum TournamentError {
     #[error("You have withdrawn from tournament #{0} already.")]
     Withdrawn(i64),
     #[error(
-        "Tournament #{id} has {count} player(s); it needs at least {MIN_PLAYERS} to start. \
-         Players join with `tournament join {id}`."
+        "Tournament #{id} has {}; it needs at least {MIN_PLAYERS} to start. \
+         Players join with `tournament join {id}`.",
+        super::clock::plural(count, "player")
     )]
     TooFewPlayers { id: i64, count: usize },
     #[error("Tournament #{0} has not started yet: there are no standings before round 1.")]
