@@ -164,6 +164,15 @@ impl<W: AsyncWrite + Unpin> Session<'_, W> {
                 )
                 .await;
         };
+        // On a chat the bot never reads its own messages; here its name is simply refused.
+        if user(&parsed.name).id == bot().id {
+            return self
+                .say(
+                    "Pigeon is my own name: write as a player, for example `alice: challenge \
+                     @pigeon chak` to play me.",
+                )
+                .await;
+        }
         // Whatever fell due since the clocks last ran happens before the line is read.
         if self.service.now() > self.ran_at {
             self.clocks().await?;

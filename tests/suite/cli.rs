@@ -220,6 +220,35 @@ fn backup_copies_the_database_and_never_overwrites() {
 }
 
 #[test]
+fn the_console_refuses_lines_written_as_pigeon_itself() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let db = dir.path().join("games.db");
+    let boards = dir.path().join("boards");
+    let output = pigeon(
+        &[
+            "console",
+            "--now",
+            "2026-12-01T10:00:00Z",
+            "--db",
+            db.to_str().expect("a UTF-8 path"),
+            "--out",
+            boards.to_str().expect("UTF-8"),
+        ],
+        "pigeon: challenge @alice\nalice: challenge @pigeon chak level 1 black\n\
+         Pigeon: resign confirm\nalice: info\n",
+    );
+    let text = stdout(&output);
+    assert!(output.status.success(), "{text}");
+    assert_eq!(text.matches("Pigeon is my own name").count(), 2, "{text}");
+    assert!(!text.contains("Challenge #1"), "{text}");
+    assert!(
+        !text.contains("resigned") && !text.contains("wins"),
+        "{text}"
+    );
+    assert!(text.contains("Game #1 (Chak) starts"), "{text}");
+}
+
+#[test]
 fn a_second_process_serving_the_same_sqlite_file_is_refused_until_the_first_ends() {
     use std::io::{BufRead, BufReader};
 
