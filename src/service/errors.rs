@@ -249,7 +249,8 @@ pub enum ServiceError {
     #[error("Which moves should I try? For example `try #{0} e4 e5`.")]
     NothingToTry(i64),
     #[error(
-        "Takebacks are off in game #{0}: it was started with `notakebacks` (rated games have them off unless the challenge says `takebacks`)."
+        "Takebacks are off in game #{0}: its challenge said `notakebacks`, or it is rated and \
+         its challenge did not say `takebacks`."
     )]
     NoTakebacks(i64),
     #[error("You have no move to take back in game #{0} yet.")]
