@@ -132,21 +132,33 @@ pub(super) async fn tried_reply(
         Some(state) => format!("Trying in game #{} (nothing is played): ", state.row.id),
         None => format!("Trying on a {variant} position (nothing is stored): "),
     };
-    text.push_str(&if moves.is_empty() {
-        String::from("no move played.")
-    } else {
-        format!("{}.", moves.join(" "))
-    });
-    match position.outcome() {
-        Some(outcome) => text.push_str(&format!(
-            " That ends the game: {} by {}.",
+    let ending = position.outcome().map(|outcome| {
+        format!(
+            "{} by {}",
             match outcome.winner {
                 Some(color) => format!("{} wins", variant.side_name(color)),
                 None => String::from("a draw"),
             },
             outcome.reason.describe()
+        )
+    });
+    match (&ending, moves.is_empty()) {
+        // Nothing plays from a position that ended the game: say so once.
+        (Some(ending), true) => text.push_str(&format!(
+            "the game ended on the board ({ending}), so no move can be tried from its last \
+             position."
         )),
-        None => text.push_str(&format!(
+        (Some(ending), false) => {
+            text.push_str(&format!(
+                "{}. That ends the game: {ending}.",
+                moves.join(" ")
+            ));
+        }
+        (None, true) => text.push_str("no move played."),
+        (None, false) => text.push_str(&format!("{}.", moves.join(" "))),
+    }
+    if ending.is_none() {
+        text.push_str(&format!(
             " {} would be to move{}.",
             variant.side_name(position.turn()),
             if position.in_check() {
@@ -154,9 +166,10 @@ pub(super) async fn tried_reply(
             } else {
                 ""
             }
-        )),
+        ));
     }
-    if let Some((typed, error)) = &tried.stopped {
+    let ended_before_any_move = ending.is_some() && moves.is_empty();
+    if let Some((typed, error)) = tried.stopped.as_ref().filter(|_| !ended_before_any_move) {
         text.push_str(&format!(
             " I stopped at {}: {error}",
             super::inert::inert(typed)
