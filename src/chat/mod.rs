@@ -21,7 +21,7 @@ mod typed;
 use crate::rules::{Color, MoveError, Variant};
 use crate::service::{
     LeaveRequest, Place, REPLAY_MOVES, ReadMove, Resigning, Service, ServiceError, SettingsChange,
-    Terms, User, Verdict, closest, did_you_mean, viewpoint,
+    Terms, User, Verdict, clock, closest, did_you_mean, viewpoint,
 };
 use crate::store::SettingsRow;
 
@@ -132,9 +132,9 @@ async fn admit(service: &Service, incoming: &Incoming) -> Option<Vec<Reply>> {
     match service.check_rate(&incoming.user) {
         Verdict::Allowed => None,
         Verdict::Limited { first: true, wait } => Some(vec![Reply::private(format!(
-            "Easy there: that's a lot of commands in a short time. Try again in {wait} \
-             second{}; I'll skip what you send until then.",
-            if wait == 1 { "" } else { "s" }
+            "Easy there: that's a lot of commands in a short time. Try again in {}; I'll \
+             skip what you send until then.",
+            clock::plural(wait, "second")
         ))]),
         Verdict::Limited { first: false, .. } => Some(Vec::new()),
     }
@@ -622,7 +622,7 @@ async fn execute(
             let moves = if plies > REPLAY_MOVES {
                 format!("the last {REPLAY_MOVES} of its {plies} moves")
             } else {
-                format!("{plies} move{}", if plies == 1 { "" } else { "s" })
+                clock::plural(plies, "move")
             };
             one(Reply::text(format!(
                 "Replay of game #{} ({}, {moves}).",

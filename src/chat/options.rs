@@ -83,9 +83,9 @@ pub(super) async fn takeback_reply(
 /// The answer to `note`: how many notes the author now keeps on the game.
 pub(super) fn noted_reply(game: i64, count: usize) -> Reply {
     Reply::secret(format!(
-        "Noted on game #{game} (only you can see it; you have {count} note{} there). \
+        "Noted on game #{game} (only you can see it; you have {} there). \
          `notes #{game}` lists them.",
-        if count == 1 { "" } else { "s" }
+        clock::plural(count, "note")
     ))
 }
 
@@ -142,38 +142,37 @@ pub(super) async fn tried_reply(
             outcome.reason.describe()
         )
     });
-    match (&ending, moves.is_empty()) {
+    match ending {
         // Nothing plays from a position that ended the game: say so once.
-        (Some(ending), true) => text.push_str(&format!(
+        Some(ending) if moves.is_empty() => text.push_str(&format!(
             "the game ended on the board ({ending}), so no move can be tried from its last \
              position."
         )),
-        (Some(ending), false) => {
-            text.push_str(&format!(
-                "{}. That ends the game: {ending}.",
-                moves.join(" ")
-            ));
-        }
-        (None, true) => text.push_str("no move played."),
-        (None, false) => text.push_str(&format!("{}.", moves.join(" "))),
-    }
-    if ending.is_none() {
-        text.push_str(&format!(
-            " {} would be to move{}.",
-            variant.side_name(position.turn()),
-            if position.in_check() {
-                ", in check"
+        ending => {
+            text.push_str(&if moves.is_empty() {
+                String::from("no move played.")
             } else {
-                ""
+                format!("{}.", moves.join(" "))
+            });
+            text.push_str(&match ending {
+                Some(ending) => format!(" That ends the game: {ending}."),
+                None => format!(
+                    " {} would be to move{}.",
+                    variant.side_name(position.turn()),
+                    if position.in_check() {
+                        ", in check"
+                    } else {
+                        ""
+                    }
+                ),
+            });
+            if let Some((typed, error)) = &tried.stopped {
+                text.push_str(&format!(
+                    " I stopped at {}: {error}",
+                    super::inert::inert(typed)
+                ));
             }
-        ));
-    }
-    let ended_before_any_move = ending.is_some() && moves.is_empty();
-    if let Some((typed, error)) = tried.stopped.as_ref().filter(|_| !ended_before_any_move) {
-        text.push_str(&format!(
-            " I stopped at {}: {error}",
-            super::inert::inert(typed)
-        ));
+        }
     }
     let me = service.player(user).await?;
     let side = match &tried.game {

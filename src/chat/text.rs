@@ -441,13 +441,12 @@ pub fn leaderboards(boards: &[(Variant, Vec<RatingRow>)], one_game: bool) -> Str
         text.push_str(&format!("{variant} ratings here:\n"));
         for (place, row) in rows.iter().enumerate() {
             text.push_str(&format!(
-                "  {}. {} {:.0} (±{:.0}, {} game{})\n",
+                "  {}. {} {:.0} (±{:.0}, {})\n",
                 place + 1,
                 row.display_name,
                 row.rating,
                 row.deviation,
-                row.games,
-                if row.games == 1 { "" } else { "s" }
+                clock::plural(row.games, "game")
             ));
         }
     }

@@ -383,6 +383,7 @@ fn players_text(info: &TournamentInfo) -> String {
 
 fn withdrawn_text(done: &Withdrawal) -> String {
     let games: Vec<String> = done.ended.iter().map(|id| format!("#{id}")).collect();
+    let one = games.len() == 1;
     let what = match (done.annulled, games.is_empty()) {
         (true, true) => String::from(
             "They had played fewer than half of their games, so all their results are \
@@ -392,14 +393,14 @@ fn withdrawn_text(done: &Withdrawal) -> String {
             "They had played fewer than half of their games, so all their results are \
              annulled: their games count for no one, and {} {} without a result.",
             games.join(", "),
-            if games.len() == 1 { "ends" } else { "end" }
+            if one { "ends" } else { "end" }
         ),
         (false, true) => String::from("No game of theirs was still going."),
         (false, false) => format!(
             "Their unfinished {} {} {} forfeited: their opponents win.",
-            if games.len() == 1 { "game" } else { "games" },
+            if one { "game" } else { "games" },
             games.join(", "),
-            if games.len() == 1 { "is" } else { "are" }
+            if one { "is" } else { "are" }
         ),
     };
     format!(

@@ -298,8 +298,7 @@ pub fn game_page(game: &PageGame, view: View, public: &str, path: &str) -> Strin
     let state = &game.state;
     let plies = state.record.moves().len();
     let title = game_title(game);
-    let days = state.row.days_per_move;
-    let per_move = format!("{days} day{} per move", if days == 1 { "" } else { "s" });
+    let per_move = format!("{} per move", clock::plural(state.row.days_per_move, "day"));
     let kind = if state.row.bot_level.is_some() || !state.row.rated {
         "casual"
     } else {

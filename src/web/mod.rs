@@ -168,8 +168,8 @@ async fn guard(
                 StatusCode::TOO_MANY_REQUESTS,
                 "Slow down",
                 &format!(
-                    "Too many requests from your address. Wait {wait} second{} and try again.",
-                    if wait == 1 { "" } else { "s" }
+                    "Too many requests from your address. Wait {} and try again.",
+                    crate::service::clock::plural(wait, "second")
                 ),
             );
             response

@@ -449,16 +449,15 @@ pub fn tournament_page(page: &TournamentPage, public: &str) -> String {
         escape(&info.name),
         description = escape(&description),
     );
-    let days = info.days_per_move;
     let mut body = format!(
         "<main id=\"tournament\" class=\"tables\">\n<h1>{} <small>tournament #{}</small></h1>\n\
-         <p class=\"facts\"><strong>{}</strong>, {}, {days} day{} per move, {}. Organiser: {}.\
+         <p class=\"facts\"><strong>{}</strong>, {}, {} per move, {}. Organiser: {}.\
          <br><span class=\"status\">{}</span></p>\n",
         escape(&info.name),
         info.id,
         info.variant,
         escape(&format_words(page)),
-        if days == 1 { "" } else { "s" },
+        clock::plural(info.days_per_move, "day"),
         if info.rated { "rated" } else { "casual" },
         escape(&info.organiser),
         escape(&state_words(page)),

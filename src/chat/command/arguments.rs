@@ -5,7 +5,7 @@ use super::super::inert::inert;
 use super::Command;
 use crate::engine::Level;
 use crate::rules::{GameRules, RuleSet, Variant};
-use crate::service::{ColorChoice, DAYS_PER_MOVE, SettingsChange};
+use crate::service::{ColorChoice, DAYS_PER_MOVE, SettingsChange, clock};
 
 /// Words a challenge may hold around its options.
 const FILLERS: &[&str] = &[
@@ -116,7 +116,7 @@ pub(super) fn parse_challenge(args: &[&str]) -> Result<Command, String> {
                 let number = number.trim_end_matches('d');
                 match number.parse::<i64>() {
                     Ok(n) if DAYS_PER_MOVE.contains(&n) => {
-                        let shown = |n: &i64| format!("{n} day{}", if *n == 1 { "" } else { "s" });
+                        let shown = |n: &i64| clock::plural(n, "day");
                         choose(&mut days, n, "time per move", shown)?;
                     }
                     Ok(_) => {
